@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+'use strict';
+// The `skein` command. It runs the built CLI (out/main/cli.js), which `npm install` builds in its
+// postinstall step; a checkout without a build gets told how to make one.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const cli = join(__dirname, '..', 'out', 'main', 'cli.js');
+if (!existsSync(cli)) {
+  console.error('skein: the app is not built yet. Run `npm run build` (npm install does it for you).');
+  process.exit(1);
+}
+require(cli).main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,58 @@
+import { type Command, UsageError } from './command';
+import { serveCommand } from './serve';
+import { MigrationError } from '../engine/store/migrate';
+
+// One entry per subcommand; `skein --help` lists them in this order.
+const commands: Command[] = [serveCommand];
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'skein: the Social Data Retrieval Service on your own machine.',
+    '',
+    'Usage: skein <command> [options]     (every command takes --data-dir DIR or SKEIN_DATA_DIR)',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'skein <command> --help' for a command's options.",
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`skein: unknown command '${name}'.\n\n${help()}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`skein ${command.name}: ${err.message}\nUsage: ${command.usage}`);
+      return 2;
+    }
+    if (err instanceof MigrationError) {
+      console.error(`skein: cannot open the data dir: ${err.message}`);
+      return 1;
+    }
+    console.error(`skein ${command.name}: ${(err as Error).message ?? err}`);
+    return 1;
+  }
+}
+
+// Run when this file is the entry point (out/main/cli.js), not when a test imports it.
+if (typeof require !== "undefined" && require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { createEngine } from '../engine/engine';
+import { buildHttpApp } from '../http/app';
+import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { isLoopbackHost } from '../http/plugins/host-check';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the engine, the local API and the app page on one port (headless mode).',
+  usage: 'skein serve [--port 7878] [--host 127.0.0.1] [--data-dir DIR] [--allow-remote]',
+  async run(argv) {
+    const { values, dataDir, help } = parseCommandArgs(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'renderer-dir': { type: 'string' },
+    });
+    if (help) return printUsage(this);
+    const port = intOption(values.port, 'port', { max: 65535 }) ?? 7878;
+    const host = (values.host as string | undefined) ?? '127.0.0.1';
+    const loopback = isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host, new Set());
+    if (!loopback && values['allow-remote'] !== true) {
+      throw new UsageError(`--host ${host} is not a loopback address: Skein serves your data and keys to anyone who can reach it. Add --allow-remote if you mean it.`);
+    }
+    if (!loopback) console.warn(`Warning: listening on ${host}. Anyone who can reach this address can use your API keys' data.`);
+
+    const engine = createEngine({ dataDir });
+    const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
+    const app = await buildHttpApp(engine, {
+      rendererDir,
+      extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
+    });
+    await app.listen({ port, host });
+    const address = app.server.address();
+    const actualPort = typeof address === 'object' && address ? address.port : port;
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    console.log(`Skein is running at http://${shownHost}:${actualPort}`);
+
+    await new Promise<void>((done) => {
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(`Skein is stopping (${signal}).`);
+        app
+          .close()
+          .catch((err: unknown) => console.error('Error while stopping:', err))
+          .finally(() => {
+            engine.close();
+            done();
+          });
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};
+
+function printUsage(command: Command): number {
+  console.log(`${command.summary}\n\nUsage: ${command.usage}`);
+  return 0;
+}

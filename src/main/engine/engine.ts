@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { type Clock, systemClock } from './clock';
+import { type IdSource, cryptoIds } from './ids';
+import { openDb, type Db } from './store/db';
+import { migrate } from './store/migrate';
+
+export interface EngineOptions {
+  dataDir: string;
+  clock?: Clock;
+  ids?: IdSource;
+  /** better-sqlite3 binary for the running runtime (the desktop shell passes Electron's build). */
+  nativeBinding?: string;
+}
+
+/**
+ * The composition root: one engine per data dir, shared by the HTTP API, the IPC handlers and the
+ * CLI. Each capability is a plain object built from the same database, clock and id source, so a
+ * test can build a whole engine on a temp dir with a manual clock.
+ */
+export interface Engine {
+  readonly dataDir: string;
+  readonly dbFile: string;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  close(): void;
+}
+
+export function dbFileOf(dataDir: string): string {
+  return join(dataDir, 'skein.db');
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? cryptoIds;
+  const dbFile = dbFileOf(options.dataDir);
+  const db = openDb(dbFile, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const engine: Engine = {
+    dataDir: options.dataDir,
+    dbFile,
+    db,
+    clock,
+    ids,
+    close() {
+      if (db.open) db.close();
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,71 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Engine } from '../engine/engine';
+import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
+import { registerHostCheck } from './plugins/host-check';
+import { registerMetering } from './plugins/metering';
+import { registerRenderer } from './plugins/renderer';
+import './request-context';
+
+export interface HttpAppOptions {
+  /** Folder of the built renderer, served at / in headless mode; absent in the desktop app. */
+  rendererDir?: string;
+  /** Host names besides loopback that may address us (from an explicit --host). */
+  extraHosts?: ReadonlySet<string>;
+  logger?: boolean;
+}
+
+// Limits on everything a client can send: a spec request is a short GET or a small POST.
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const MAX_PARAM_LENGTH = 256;
+
+export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Ids are parsed by our own validators, never coerced to a JS number.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    return503OnClosing: true,
+  });
+
+  registerHostCheck(app, options.extraHosts ?? new Set());
+
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
+    let status: number;
+    let failure: SkeinError;
+    if (err instanceof SkeinError) {
+      failure = err;
+      status = statusOf[err.code];
+    } else if (err.validation) {
+      failure = new SkeinError('invalid', `Validation failed: ${err.message}.`);
+      status = 422;
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      // Fastify's own client errors (bad JSON body, body too large, unsupported media type):
+      // a malformed request is the spec's 422; 413 and 415 keep their more precise status.
+      status = err.statusCode === 400 ? 422 : err.statusCode;
+      failure = new SkeinError('invalid', err.message);
+    } else {
+      request.log.error({ err }, 'internal error');
+      failure = fail.internal();
+      status = 500;
+    }
+    void reply
+      .code(status)
+      .headers(failure.headers)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(failure.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const e = routeNotFound(request.method, request.url);
+    void reply.code(404).type('application/json; charset=utf-8').send(errorBody(e.message));
+  });
+
+  // The request pipeline of spec routes: auth (who) -> metering (may they, and at what cost).
+  // Capabilities register their plugins and routes below, one line each.
+  registerMetering(app, engine);
+  // -- routes --
+
+  if (options.rendererDir) await registerRenderer(app, options.rendererDir);
+  return app;
+}

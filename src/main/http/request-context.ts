@@ -1,0 +1,18 @@
+// What the request pipeline learns about a request, shared by the plugins that fill it in:
+// auth (onRequest) sets apiUser, metering (preHandler) admits it and posts the charge.
+export interface ApiUser {
+  id: number;
+  name: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiUser?: ApiUser;
+  }
+  interface FastifyContextConfig {
+    /** A spec endpoint: Bearer key required, metered, RateLimit headers. */
+    spec?: boolean;
+    /** The largest credit cost a request can incur (a timeline page: 20), checked before any work. */
+    maxCost?: number;
+  }
+}

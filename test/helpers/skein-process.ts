@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const repoRoot = join(__dirname, '..', '..');
+export const builtCli = join(repoRoot, 'out', 'main', 'cli.js');
+
+export interface SkeinProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  /** Sends a signal and resolves with the exit code once the process has ended. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the built `skein serve` as a real process (what `npm start` runs in headless mode) and
+ * resolves once it prints its URL. Needs `npm run build` first; `npm test` builds before testing.
+ */
+export async function startSkein(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SkeinProcess> {
+  if (!existsSync(builtCli)) throw new Error(`${builtCli} is missing: run \`npm run build\` first.`);
+  const child = spawn(process.execPath, [builtCli, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`skein serve did not start within 60 s:\n${out}`)), 60_000);
+    const onData = () => {
+      const m = /Skein is running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`skein serve exited with ${code} before starting:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
