@@ -26,8 +26,10 @@ export function electronBinary() {
   let path;
   try {
     path = require('electron'); // the package's index.js returns the binary path, or throws
-  } catch (err) {
-    return { path: null, why: `Electron's binary is not installed (${String(err.message).split('\n')[0]})` };
+  } catch {
+    // Electron's index.js throws "failed to install correctly" when its download failed or was
+    // skipped, which is the expected state on machines that reach only the npm registry.
+    return { path: null, why: "Electron's binary is not installed (its download failed or was skipped)" };
   }
   if (typeof path !== 'string' || !existsSync(path)) return { path: null, why: "Electron's binary is not installed" };
   return { path, why: null };
