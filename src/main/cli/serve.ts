@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { createEngine } from '../engine/engine';
+import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { buildHttpApp } from '../http/app';
+import { startJobRunner } from '../engine/jobs';
 import { type Command, intOption, parseCommandArgs, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
 
@@ -25,12 +27,18 @@ export const serveCommand: Command = {
     if (!loopback) console.warn(`Warning: listening on ${host}. Anyone who can reach this address can use your API keys' data.`);
 
     const engine = createEngine({ dataDir });
+    // First start on an empty data dir: load the demo corpus so there is something to browse.
+    const started = Date.now();
+    const demo = seedDemoIfEmpty(engine);
+    if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
     const app = await buildHttpApp(engine, {
       rendererDir,
       extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
     });
     await app.listen({ port, host });
+    // Jobs (spec 4.6-4.8) run in worker threads; jobs a crash left behind resume here.
+    const jobs = startJobRunner(engine);
     const address = app.server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -42,8 +50,9 @@ export const serveCommand: Command = {
         if (stopping) return;
         stopping = true;
         console.log(`Skein is stopping (${signal}).`);
-        app
-          .close()
+        jobs
+          .stop()
+          .then(() => app.close())
           .catch((err: unknown) => console.error('Error while stopping:', err))
           .finally(() => {
             engine.close();

@@ -1,0 +1,62 @@
+import { open } from 'node:fs/promises';
+
+// Format detection from content, never from the file name: analysts rename files, and tools
+// write .json for JSON Lines and .txt for anything.
+
+export type Container =
+  | { kind: 'zip' }
+  | { kind: 'archive-js' } // window.YTD.<name>.partN = [...]
+  | { kind: 'json-lines' }
+  | { kind: 'json-document' }
+  | { kind: 'unknown'; why: string };
+
+const SNIFF_BYTES = 64 * 1024;
+
+export function detectText(head: string): Container {
+  const text = head.replace(/^\uFEFF/, '');
+  const start = text.search(/\S/);
+  if (start < 0) return { kind: 'unknown', why: 'the file is empty' };
+  const rest = text.slice(start);
+  if (rest.startsWith('window.YTD.')) return { kind: 'archive-js' };
+  if (rest[0] === '[') return { kind: 'json-document' };
+  if (rest[0] === '{') {
+    const nl = rest.indexOf('\n');
+    const firstLine = nl < 0 ? rest : rest.slice(0, nl);
+    // One complete value on the first line: JSON Lines (a one-line document is a one-line JSONL).
+    if (nl >= 0 || rest.length < SNIFF_BYTES) {
+      try {
+        JSON.parse(firstLine);
+        return { kind: 'json-lines' };
+      } catch {
+        // A pretty-printed document, or a JSONL file whose first line is broken: the document
+        // reader copes with both only for documents, so look at the second line.
+        const second = nl < 0 ? '' : rest.slice(nl + 1).split('\n', 1)[0]!.trim();
+        if (second.startsWith('{') && second.endsWith('}')) {
+          try {
+            JSON.parse(second);
+            return { kind: 'json-lines' };
+          } catch {
+            /* fall through */
+          }
+        }
+      }
+    }
+    return { kind: 'json-document' };
+  }
+  return { kind: 'unknown', why: `it starts with '${rest.slice(0, 20).replace(/\s+/g, ' ')}', not JSON, JSON Lines, an X archive part or a zip` };
+}
+
+export async function detectFile(path: string): Promise<Container> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
+    const head = buf.subarray(0, bytesRead);
+    if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return { kind: 'zip' };
+    if (head.includes(0)) return { kind: 'unknown', why: 'it is a binary file' };
+    // A multi-byte character cut at the sniff boundary decodes as U+FFFD, which does not matter here.
+    return detectText(head.toString('utf8'));
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,316 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import type { Db } from '../../store/db';
+import { BulkWriter } from '../write/bulk';
+import { parseJsonExact } from '../write/json';
+import { archiveOwner, archiveToTweet } from './archive-map';
+import { type Container, detectFile, detectText } from './detect';
+import { importValue, type RecordContext, shapeOf, type Tally } from './records';
+import { emptyReport, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
+import { jsonLines, jsonValues, MAX_RECORD_CHARS, type RawRecord } from './scan';
+import { upsertTweet } from '../write/tweet';
+import { CorpusInputError } from '../write/input-error';
+
+// `skein import FILE|DIR...`: every file is detected from its content, read as a stream (flat
+// memory whatever its size), cut into records, and each record goes through the corpus write path
+// in batched transactions. Importing the same file twice adds nothing ("unchanged").
+
+export { formatReport, type ImportReport } from './report';
+
+export interface ImportProgress {
+  file: string;
+  bytesDone: number;
+  bytesTotal: number;
+  records: number;
+}
+
+export interface ImportOptions {
+  onProgress?: (p: ImportProgress) => void;
+  /** Records per transaction (default 1,000: a commit every fraction of a second). */
+  batchSize?: number;
+}
+
+const ARCHIVE_TWEETS = /(^|\/)data\/(tweets?|tweets?-part\d+)\.js$/;
+const ARCHIVE_ACCOUNT = /(^|\/)data\/account\.js$/;
+const ARCHIVE_PROFILE = /(^|\/)data\/profile\.js$/;
+
+interface Run {
+  db: Db;
+  report: ImportReport;
+  bulk: BulkWriter;
+  options: ImportOptions;
+  records: number;
+}
+
+export async function importPaths(db: Db, paths: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
+  const report = emptyReport();
+  const run: Run = { db, report, bulk: new BulkWriter(db, options.batchSize ?? 1_000), options, records: 0 };
+  run.bulk.begin();
+  try {
+    for (const p of paths) await importPath(run, p);
+    run.bulk.commit();
+  } catch (err) {
+    run.bulk.abort();
+    throw err;
+  }
+  return report;
+}
+
+async function importPath(run: Run, path: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    run.report.files.push({ file: path, format: 'not imported: no such file or folder', records: 0 });
+    return;
+  }
+  if (info.isDirectory()) return importDirectory(run, path);
+  const container = await detectFile(path);
+  if (container.kind === 'zip') return importZip(run, path);
+  if (container.kind === 'archive-js' && ARCHIVE_TWEETS.test(path.replaceAll('\\', '/'))) {
+    // A tweets.js on its own: the owner comes from account.js next to it.
+    const dir = join(path, '..');
+    const owner = await ownerFromFolder(dir);
+    return importArchiveTweets(run, path, () => createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), info.size, info.mtimeMs, owner);
+  }
+  await importStream(run, path, container, () => createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), info.size, Math.floor(info.mtimeMs));
+}
+
+async function importDirectory(run: Run, dir: string): Promise<void> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  // An unpacked X archive: data/account.js and data/tweets.js.
+  const data = entries.find((e) => e.isDirectory() && e.name === 'data');
+  if (data) {
+    const dataEntries = await readdir(join(dir, 'data'));
+    const tweetFiles = dataEntries.filter((n) => ARCHIVE_TWEETS.test(`data/${n}`)).sort();
+    if (tweetFiles.length && dataEntries.includes('account.js')) {
+      const owner = await ownerFromFolder(join(dir, 'data'));
+      for (const n of tweetFiles) {
+        const file = join(dir, 'data', n);
+        const s = await stat(file);
+        await importArchiveTweets(run, file, () => createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), s.size, s.mtimeMs, owner);
+      }
+      return;
+    }
+  }
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    await importPath(run, join(dir, e.name));
+  }
+}
+
+async function readWholeJs(stream: Readable): Promise<unknown> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += chunk as string;
+    if (text.length > MAX_RECORD_CHARS) return undefined;
+  }
+  const at = text.search(/[[{]/);
+  if (at < 0) return undefined;
+  try {
+    return parseJsonExact(text.slice(at).replace(/;\s*$/, ''));
+  } catch {
+    return undefined;
+  }
+}
+
+async function ownerFromFolder(dataDir: string): Promise<Record<string, unknown> | undefined> {
+  const read = async (name: string) => {
+    try {
+      return await readWholeJs(createReadStream(join(dataDir, name), { encoding: 'utf8' }));
+    } catch {
+      return undefined;
+    }
+  };
+  return archiveOwner(await read('account.js'), await read('profile.js'));
+}
+
+function tallyFor(run: Run, file: string, line: () => number): Tally {
+  return (o) => {
+    run.records++;
+    if (o === 'added') run.report.added++;
+    else if (o === 'updated') run.report.updated++;
+    else if (o === 'unchanged') skip(run.report, REASON_UNCHANGED);
+    else if (o.detail !== undefined || o.skipped === 'invalid record') problem(run.report, o.skipped, { file, line: line(), message: o.detail ?? o.skipped });
+    else skip(run.report, o.skipped);
+    run.bulk.step();
+  };
+}
+
+async function* counted(stream: Readable, onChunk: (bytes: number) => void): AsyncGenerator<string> {
+  for await (const chunk of stream) {
+    onChunk((stream as Readable & { bytesRead?: number }).bytesRead ?? 0);
+    yield chunk as string;
+  }
+}
+
+async function importStream(run: Run, file: string, container: Container, open: () => Readable, size: number, retrievedAtMs: number): Promise<void> {
+  if (container.kind === 'unknown' || container.kind === 'zip') {
+    run.report.files.push({ file, format: `not imported: ${container.kind === 'unknown' ? container.why : 'a zip inside a zip'}`, records: 0 });
+    return;
+  }
+  const entry = { file, format: '', records: 0 };
+  run.report.files.push(entry);
+  const before = run.records;
+  let current: RawRecord = { line: 0, text: '' };
+  const ctx: RecordContext = { db: run.db, retrievedAtMs, tally: tallyFor(run, file, () => current.line) };
+  const stream = open();
+  let lastReport = 0;
+  const progress = (bytes: number) => {
+    if (bytes - lastReport < 4 << 20 && bytes < size) return;
+    lastReport = bytes;
+    run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
+  };
+  const chunks = counted(stream, progress);
+  const records = container.kind === 'json-lines' ? jsonLines(chunks) : jsonValues(chunks, { skipPrefix: container.kind === 'archive-js' });
+  const containerName = container.kind === 'json-lines' ? 'JSON Lines' : container.kind === 'archive-js' ? 'X archive part' : 'JSON';
+  try {
+    for await (const rec of records) {
+      current = rec;
+      if (rec.oversized) {
+        problem(run.report, 'record too large', { file, line: rec.line, message: `a record longer than ${MAX_RECORD_CHARS / 1024 / 1024} MiB characters` });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = parseJsonExact(rec.text);
+      } catch (err) {
+        problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
+        run.records++;
+        continue;
+      }
+      if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
+      importValue(ctx, value);
+    }
+  } finally {
+    stream.destroy();
+  }
+  entry.records = run.records - before;
+  if (!entry.format) entry.format = containerName;
+  run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
+}
+
+async function importArchiveTweets(run: Run, file: string, open: () => Readable, size: number, mtimeMs: number, owner: Record<string, unknown> | undefined): Promise<void> {
+  if (!owner) {
+    run.report.files.push({ file, format: 'not imported: an X archive part without a readable data/account.js next to it (whose posts these are cannot be told)', records: 0 });
+    return;
+  }
+  const entry = { file, format: 'X archive tweets', records: 0 };
+  run.report.files.push(entry);
+  const before = run.records;
+  let current: RawRecord = { line: 0, text: '' };
+  const tally = tallyFor(run, file, () => current.line);
+  const options = { retrievedAtMs: Math.floor(mtimeMs) };
+  const stream = open();
+  let lastReport = 0;
+  const chunks = counted(stream, (bytes) => {
+    if (bytes - lastReport < 4 << 20) return;
+    lastReport = bytes;
+    run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
+  });
+  try {
+    for await (const rec of jsonValues(chunks, { skipPrefix: true })) {
+      current = rec;
+      if (rec.oversized) {
+        problem(run.report, 'record too large', { file, line: rec.line, message: 'record too large' });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = parseJsonExact(rec.text);
+      } catch (err) {
+        problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
+        run.records++;
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        tally({ skipped: 'not a record (not a JSON object)' });
+        continue;
+      }
+      try {
+        tally(upsertTweet(run.db, archiveToTweet(value as Record<string, unknown>, owner), options));
+      } catch (err) {
+        if (!(err instanceof CorpusInputError)) throw err;
+        tally({ skipped: 'invalid record', detail: err.message });
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  entry.records = run.records - before;
+  run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
+}
+
+// --- zip files: an X archive as downloaded, or a zip of data files (a compressed job output).
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => yauzl.open(path, { lazyEntries: true, autoClose: false }, (err, zip) => (err || !zip ? reject(err ?? new Error('cannot open zip')) : resolve(zip))));
+}
+
+async function listEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const out: yauzl.Entry[] = [];
+    zip.on('entry', (e: yauzl.Entry) => {
+      out.push(e);
+      zip.readEntry();
+    });
+    zip.once('end', () => resolve(out));
+    zip.once('error', reject);
+    zip.readEntry();
+  });
+}
+
+function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => {
+    if (err || !s) return reject(err ?? new Error('cannot read zip entry'));
+    s.setEncoding('utf8');
+    resolve(s);
+  }));
+}
+
+async function importZip(run: Run, path: string): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch (err) {
+    run.report.files.push({ file: path, format: `not imported: unreadable zip (${(err as Error).message})`, records: 0 });
+    return;
+  }
+  try {
+    const entries = (await listEntries(zip)).filter((e) => !e.fileName.endsWith('/'));
+    const tweets = entries.filter((e) => ARCHIVE_TWEETS.test(e.fileName)).sort((a, b) => a.fileName.localeCompare(b.fileName));
+    const account = entries.find((e) => ARCHIVE_ACCOUNT.test(e.fileName));
+    if (tweets.length && account) {
+      const profile = entries.find((e) => ARCHIVE_PROFILE.test(e.fileName));
+      const owner = archiveOwner(await readWholeJs(await entryStream(zip, account)), profile ? await readWholeJs(await entryStream(zip, profile)) : undefined);
+      for (const e of tweets) {
+        const s = await entryStream(zip, e);
+        await importArchiveTweets(run, `${path}!${e.fileName}`, () => s, e.uncompressedSize, e.getLastModDate().getTime(), owner);
+      }
+      return;
+    }
+    for (const e of entries) {
+      const name = basename(e.fileName);
+      if (name.startsWith('.') || e.fileName.startsWith('__MACOSX/')) continue;
+      const head = await readHead(await entryStream(zip, e));
+      const container = detectText(head);
+      const s = await entryStream(zip, e);
+      await importStream(run, `${path}!${e.fileName}`, container, () => s, e.uncompressedSize, e.getLastModDate().getTime());
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+async function readHead(stream: Readable): Promise<string> {
+  let head = '';
+  for await (const chunk of stream) {
+    head += chunk as string;
+    if (head.length >= 64 * 1024) break;
+  }
+  stream.destroy();
+  return head;
+}

@@ -1,0 +1,52 @@
+// What an import did, for the CLI's final lines and the app's import screen: counts of added,
+// updated and skipped records, skipped ones grouped by reason, and the first problems with file
+// and line so the analyst can open the file at the right place.
+
+export interface ImportProblem {
+  file: string;
+  /** 1-based line where the record starts (0 when the container has no lines, e.g. a zip entry). */
+  line: number;
+  message: string;
+}
+
+export interface ImportReport {
+  files: { file: string; format: string; records: number }[];
+  added: number;
+  updated: number;
+  skipped: number;
+  /** reason -> count; "unchanged" (already in the corpus) is the reason idempotent re-imports give. */
+  skippedReasons: Record<string, number>;
+  /** The first MAX_PROBLEMS problems; `problemCount` counts them all. */
+  problems: ImportProblem[];
+  problemCount: number;
+}
+
+export const MAX_PROBLEMS = 200; // a broken 10 GB file must not build a 10 GB report
+
+export const REASON_UNCHANGED = 'unchanged: already in the corpus (same or newer copy)';
+
+export function emptyReport(): ImportReport {
+  return { files: [], added: 0, updated: 0, skipped: 0, skippedReasons: {}, problems: [], problemCount: 0 };
+}
+
+export function skip(report: ImportReport, reason: string): void {
+  report.skipped++;
+  report.skippedReasons[reason] = (report.skippedReasons[reason] ?? 0) + 1;
+}
+
+/** A record that could not be imported: counted under `reason` and listed with file and line. */
+export function problem(report: ImportReport, reason: string, p: ImportProblem): void {
+  skip(report, reason);
+  report.problemCount++;
+  if (report.problems.length < MAX_PROBLEMS) report.problems.push(p);
+}
+
+export function formatReport(report: ImportReport): string {
+  const lines = [
+    `Imported ${report.files.length} file${report.files.length === 1 ? '' : 's'}: ${report.added} added, ${report.updated} updated, ${report.skipped} skipped.`,
+  ];
+  for (const [reason, n] of Object.entries(report.skippedReasons).sort((a, b) => b[1] - a[1])) lines.push(`  skipped ${n}: ${reason}`);
+  for (const p of report.problems.slice(0, 20)) lines.push(`  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+  if (report.problemCount > 20) lines.push(`  ... and ${report.problemCount - 20} more problems (the JSON report lists the first ${MAX_PROBLEMS}).`);
+  return lines.join('\n');
+}

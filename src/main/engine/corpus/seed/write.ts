@@ -1,0 +1,83 @@
+import type { Db } from '../../store/db';
+import { upsertArticleDetails } from '../write/article';
+import { BulkWriter } from '../write/bulk';
+import { upsertSpace } from '../write/space';
+import { upsertTweet } from '../write/tweet';
+import { upsertUser } from '../write/user';
+import { generateCorpus } from './generate';
+import { CORPUS_END_MS, type Scale, SCALES } from './scales';
+import type { Tour } from './tour';
+
+// Writes a generated corpus through the same write path as the importers, in transactions of
+// BATCH records: each commit is short (the API and the CLI keep reading in WAL mode) and a crash
+// loses at most one batch, which the next seed run (or seedDemoIfEmpty) never half-reuses because
+// the tour, written last, is what marks a corpus as complete.
+const BATCH = 2_000;
+
+export interface SeedOptions {
+  scale: Scale;
+  seed: number;
+  /** Called after each committed batch with the posts written so far and the total. */
+  onProgress?: (posts: number, total: number) => void;
+}
+
+export function seedCorpus(db: Db, options: SeedOptions): Tour {
+  const retrievedAtMs = CORPUS_END_MS;
+  const total = SCALES[options.scale].posts;
+  let posts = 0;
+  const bulk = new BulkWriter(db, BATCH, () => options.onProgress?.(posts, total));
+  // A larger page cache while writing many rows (64 MiB instead of SQLite's 2 MiB default), so
+  // the indexes' hot pages stay in memory; restored afterwards for the shared connection.
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma('cache_size = -65536');
+  bulk.begin();
+  try {
+    const tour = generateCorpus(options, {
+      user: (u) => {
+        upsertUser(db, u, { retrievedAtMs });
+        bulk.step();
+      },
+      tweet: (t) => {
+        upsertTweet(db, t, { retrievedAtMs, userStored: true });
+        posts++;
+        bulk.step();
+      },
+      article: (a) => {
+        upsertArticleDetails(db, a, { retrievedAtMs, userStored: true });
+        posts++;
+        bulk.step();
+      },
+      space: (s) => {
+        upsertSpace(db, s, { retrievedAtMs });
+        bulk.step();
+      },
+    });
+    finishCounters(db);
+    const meta = db.prepare('INSERT INTO corpus_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    meta.run('tour', JSON.stringify(tour));
+    meta.run('seed', JSON.stringify({ scale: options.scale, seed: options.seed }));
+    bulk.commit();
+    options.onProgress?.(posts, total);
+    return tour;
+  } catch (err) {
+    bulk.abort();
+    throw err;
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
+  }
+}
+
+/**
+ * Replies and quotes are written after their targets, so the targets' counters are raised in one
+ * pass at the end: reply_count = replies in the corpus + the hidden ones the generator set (the
+ * platform counts replies a collection cannot return).
+ */
+export function finishCounters(db: Db): void {
+  db.exec(`
+    UPDATE posts SET reply_count = reply_count + r.n
+    FROM (SELECT in_reply_to_status_id AS id, count(*) AS n FROM posts WHERE in_reply_to_status_id IS NOT NULL GROUP BY 1) AS r
+    WHERE posts.id = r.id;
+    UPDATE posts SET quote_count = quote_count + q.n
+    FROM (SELECT quoted_status_id AS id, count(*) AS n FROM posts WHERE quoted_status_id IS NOT NULL GROUP BY 1) AS q
+    WHERE posts.id = q.id;`);
+}

@@ -1,0 +1,80 @@
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importPaths } from '../../src/main/engine/corpus/importers';
+import { tempDir } from '../helpers/temp';
+import { testEngine } from '../helpers/engine';
+
+// The service's own JSON in every container the issue lists: a job's JSON output (an array, one
+// Tweet per line), a timeline page, article and space details, JSON Lines, a pretty-printed Tweet.
+const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'corpus', name), 'utf8').trim();
+const tweetText = fixture('tweet-detail.json');
+/** The fixture Tweet with another id (and its id_str), as raw JSON text: numeric ids stay exact. */
+const withId = (id: string, extra = '') => tweetText.replace(/1897000000000000123/g, id).replace(/^\{/, `{${extra}`);
+
+describe('import: the service JSON', () => {
+  it('reads a job output array, a timeline page, article and space details and a pretty-printed Tweet', async () => {
+    const { db } = testEngine();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'replies-job7.json'), `[\n${withId('1897000000000000201', '"wallet_address":"0xabc",')},\n${withId('1897000000000000202')}\n]\n`);
+    writeFileSync(join(dir, 'page.json'), `{"next_cursor":"abc","tweets":[${withId('1897000000000000301')},${withId('1897000000000000302')}]}`);
+    writeFileSync(join(dir, 'details.jsonl'), `${fixture('article-detail.json')}\n${fixture('space.json')}\n`);
+    writeFileSync(join(dir, 'one-tweet.json'), JSON.stringify(JSON.parse(withId('1897000000000000401').replace(/:(\d{16,})/g, ':"$1"')), null, 2));
+    const report = await importPaths(db, [dir]);
+    expect(report.problems).toEqual([]);
+    expect(report.added).toBe(7);
+    expect(report.files.map((f) => [f.file.slice(dir.length + 1), f.format, f.records])).toEqual([
+      ['details.jsonl', 'service article details (JSON Lines)', 2],
+      ['one-tweet.json', 'service tweet (JSON)', 1],
+      ['page.json', 'service timeline page (JSON Lines)', 2],
+      ['replies-job7.json', 'service tweet (JSON)', 2],
+    ]);
+    const ids = db.prepare('SELECT id FROM posts ORDER BY id').safeIntegers(true).pluck().all();
+    expect(ids).toEqual([1885000000000000777n, 1897000000000000201n, 1897000000000000202n, 1897000000000000301n, 1897000000000000302n, 1897000000000000401n]);
+    expect(JSON.parse(db.prepare('SELECT raw_json FROM posts WHERE id = 1897000000000000201').pluck().get() as string)).toEqual({ wallet_address: '0xabc' });
+    expect(db.prepare('SELECT count(*) FROM spaces').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM articles').pluck().get()).toBe(1);
+
+    const again = await importPaths(db, [dir]);
+    expect([again.added, again.updated, again.skipped]).toEqual([0, 0, 7]);
+  });
+
+  it('latest retrieval wins: a newer file updates counters, an older one changes nothing', async () => {
+    const { db } = testEngine();
+    const dir = tempDir();
+    const older = join(dir, 'older.jsonl');
+    const newer = join(dir, 'newer.jsonl');
+    writeFileSync(older, withId('1897000000000000501').replace('"favorite_count":4', '"favorite_count":1') + '\n');
+    writeFileSync(newer, withId('1897000000000000501').replace('"favorite_count":4', '"favorite_count":9') + '\n');
+    utimesSync(older, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    utimesSync(newer, new Date('2026-02-01T00:00:00Z'), new Date('2026-02-01T00:00:00Z'));
+    const favorites = () => db.prepare('SELECT favorite_count FROM posts WHERE id = 1897000000000000501').pluck().get();
+
+    expect((await importPaths(db, [newer])).added).toBe(1);
+    const r = await importPaths(db, [older]);
+    expect([r.added, r.updated, r.skipped]).toEqual([0, 0, 1]);
+    expect(favorites()).toBe(9);
+
+    writeFileSync(older, withId('1897000000000000501').replace('"favorite_count":4', '"favorite_count":20') + '\n');
+    utimesSync(older, new Date('2026-03-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z'));
+    expect((await importPaths(db, [older])).updated).toBe(1);
+    expect(favorites()).toBe(20);
+    expect(db.prepare('SELECT count(*) FROM posts').pluck().get()).toBe(1);
+  });
+
+  it('refuses files it cannot read as data, with the reason, and imports the rest', async () => {
+    const { db } = testEngine();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'just some notes\n');
+    writeFileSync(join(dir, 'empty.json'), '');
+    writeFileSync(join(dir, 'ok.jsonl'), withId('1897000000000000601') + '\n');
+    const report = await importPaths(db, [dir, join(dir, 'missing.json')]);
+    expect(report.added).toBe(1);
+    expect(report.files.map((f) => f.format)).toEqual([
+      'not imported: the file is empty',
+      "not imported: it starts with 'just some notes ', not JSON, JSON Lines, an X archive part or a zip",
+      'service tweet (JSON Lines)',
+      'not imported: no such file or folder',
+    ]);
+  });
+});
