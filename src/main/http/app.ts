@@ -2,8 +2,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine';
 import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
 import { registerHostCheck } from './plugins/host-check';
+import { registerAuth } from './plugins/auth';
+import { MAX_HEADER_BYTES, registerUrlLimit } from './plugins/limits';
+import { clientErrorHandler, frameworkErrors } from './plugins/malformed-requests';
+import { registerReadRoutes } from './routes/reads';
 import { registerMetering } from './plugins/metering';
-import { registerRenderer } from './plugins/renderer';
+import { registerAccountRoutes } from './routes/account';
+import { registerSearchRoutes } from './routes/search';
+import { registerJobRoutes } from './routes/jobs';
+import { registerDatafileRoutes } from './routes/datafiles';
+import { registerWebhookRoutes } from './routes/webhooks';
+import { registerAppPage } from './app-page';
 import './request-context';
 
 export interface HttpAppOptions {
@@ -12,6 +21,8 @@ export interface HttpAppOptions {
   /** Host names besides loopback that may address us (from an explicit --host). */
   extraHosts?: ReadonlySet<string>;
   logger?: boolean;
+  /** false only for the metering benchmark's baseline (bench/metering.bench.ts). */
+  metering?: boolean;
 }
 
 // Limits on everything a client can send: a spec request is a short GET or a small POST.
@@ -26,9 +37,14 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
     // Ids are parsed by our own validators, never coerced to a JS number.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // Header and URL limits (plugins/limits.ts); parser-level refusals answer in the spec's body.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
+    frameworkErrors,
   });
 
   registerHostCheck(app, options.extraHosts ?? new Set());
+  registerUrlLimit(app);
 
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
     let status: number;
@@ -63,9 +79,16 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
 
   // The request pipeline of spec routes: auth (who) -> metering (may they, and at what cost).
   // Capabilities register their plugins and routes below, one line each.
-  registerMetering(app, engine);
+  registerAuth(app, engine);
+  registerMetering(app, engine, { enabled: options.metering !== false });
   // -- routes --
+  registerReadRoutes(app, engine);
+  registerAccountRoutes(app, engine);
+  registerSearchRoutes(app, engine);
+  registerJobRoutes(app, engine);
+  registerDatafileRoutes(app, engine);
+  registerWebhookRoutes(app, engine);
 
-  if (options.rendererDir) await registerRenderer(app, options.rendererDir);
+  if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir);
   return app;
 }

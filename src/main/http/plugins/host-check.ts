@@ -26,5 +26,26 @@ export function registerHostCheck(app: FastifyInstance, extraHosts: ReadonlySet<
     if (!isLoopbackHost(request.headers.host, extraHosts)) {
       throw new SkeinError('forbidden', 'Forbidden host: Skein answers only requests addressed to a loopback name such as 127.0.0.1 or localhost.');
     }
+    const refusal = crossOriginRefusal(request.headers.host!, request.headers.origin, request.headers['sec-fetch-site']);
+    if (refusal) throw new SkeinError('forbidden', refusal);
   });
+}
+
+/**
+ * No CORS: Skein never sends Access-Control-Allow-Origin, so a foreign page cannot read answers;
+ * it could still make a browser send a request (and spend credits, start jobs). Browsers mark
+ * those: an Origin other than our own (`http://<Host>`), `Origin: null` (sandboxed frames, file://),
+ * or `Sec-Fetch-Site: cross-site`. Scripts (curl, requests, R) send none of these and pass.
+ * Returns why a request is refused, or undefined.
+ */
+export function crossOriginRefusal(host: string, origin: string | string[] | undefined, fetchSite: string | string[] | undefined): string | undefined {
+  if (fetchSite !== undefined && (Array.isArray(fetchSite) || fetchSite.toLowerCase() === 'cross-site')) {
+    return 'Forbidden: cross-site browser requests are refused (Sec-Fetch-Site: cross-site).';
+  }
+  if (origin === undefined) return undefined;
+  const own = [`http://${host.toLowerCase()}`, `https://${host.toLowerCase()}`];
+  if (Array.isArray(origin) || !own.includes(origin.toLowerCase())) {
+    return `Forbidden origin: Skein answers browser requests only from its own page (http://${host}), not from ${Array.isArray(origin) ? 'several origins' : JSON.stringify(origin.slice(0, 100))}.`;
+  }
+  return undefined;
 }

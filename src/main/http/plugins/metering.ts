@@ -1,13 +1,88 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
+import { fail } from '../../engine/errors';
+import { rateLimitHeaders, type RateState } from '../../engine/limits';
+import { type Metering, meteringOf } from '../../engine/metering';
+import type { Reservation } from '../../engine/metering/reservations';
 import '../request-context';
 
-// PLACEHOLDER until the credits capability lands (issue 5): it admits every request and charges
-// nothing. Its shape is the contract the routes code against:
-// - registerMetering(app, engine): hooks for routes whose config has `spec: true`: limiter, then
-//   the balance check against config.maxCost (402 before any work), RateLimit headers on replies.
-// - chargeRequest(request, items): called by a route once its response is built; posts
-//   max(1, items) credits for the request's user.
-export function registerMetering(_app: FastifyInstance, _engine: Engine): void {}
+// Metering of spec routes (config `spec: true`), after auth has set request.apiUser:
+// - preParsing: the rate limit. Every request with a valid key counts, whatever its parameters
+//   (a script that keeps sending bad requests is limited too); a 429 does not count.
+// - preHandler (after validation, so a bad parameter answers 422 rather than 402): the balance
+//   against config.maxCost (default 1; 0 = free), 402 before any work.
+// - the route calls chargeRequest(request, items) once its answer is built: max(1, items).
+// - onSend: RateLimit-Policy and RateLimit headers on every spec response, errors included.
+//   A successful spec response whose route never charged still costs 1 (the price's minimum).
+// - onResponse / onRequestAbort: the reservation is released however the request ended.
 
-export function chargeRequest(_request: FastifyRequest, _items: number): void {}
+interface MeterState {
+  metering: Metering;
+  userId: number;
+  rate?: RateState;
+  reservation?: Reservation;
+  charged: boolean;
+  free: boolean;
+}
+
+const states = new WeakMap<FastifyRequest, MeterState>();
+
+export interface MeteringOptions {
+  /** false only in the metering benchmark's baseline: no limit, no balance check, no charge. */
+  enabled?: boolean;
+}
+
+export function registerMetering(app: FastifyInstance, engine: Engine, options: MeteringOptions = {}): void {
+  if (options.enabled === false) return;
+  const metering = meteringOf(engine);
+
+  app.addHook('preParsing', async (request) => {
+    if (request.routeOptions.config.spec !== true) return;
+    // Auth runs first and refuses a request without a valid key; this is the backstop.
+    if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
+    const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: request.routeOptions.config.maxCost === 0 };
+    states.set(request, state);
+    state.rate = metering.admitRate(state.userId);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const state = states.get(request);
+    if (!state) return;
+    state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = states.get(request);
+    if (!state) return payload;
+    if (!state.charged && !state.free && state.reservation && reply.statusCode < 400) {
+      try {
+        chargeRequest(request, 0);
+      } catch (err) {
+        // Only when another process spent the credits since the check; the answer is already built.
+        request.log.warn({ err }, 'could not charge the minimum price of a response');
+      }
+    }
+    if (state.rate) reply.headers(rateLimitHeaders(state.rate));
+    return payload;
+  });
+
+  const release = async (request: FastifyRequest) => {
+    states.get(request)?.reservation?.release();
+  };
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
+}
+
+/**
+ * Posts the price of this request: max(1, items) credits (1 per post, user, space or article
+ * returned). Call it once the answer is built, before returning it; it is synchronous, so it may
+ * run inside the route's own transaction. A request that fails before this call costs nothing.
+ * No-op for routes that are not metered (metering off, or not a spec route). Calling it twice
+ * charges once.
+ */
+export function chargeRequest(request: FastifyRequest, items: number): void {
+  const state = states.get(request);
+  if (!state || state.charged || state.free || !state.reservation) return;
+  state.charged = true;
+  state.metering.charge({ userId: state.userId, reservation: state.reservation }, items, `${request.method} ${request.url}`);
+}

@@ -1,12 +1,44 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Headless mode: the built renderer is served at / from the same port as the API. */
-export async function registerRenderer(app: FastifyInstance, rendererDir: string): Promise<void> {
-  if (!existsSync(join(rendererDir, 'index.html'))) {
-    throw new Error(`The app page is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\`.`);
+// The page's own policy, also sent as a header: scripts and styles only from us (no inline
+// script), data only from us; images may come from https (avatars and covers; with no network they
+// fail and the app shows initials), nothing may frame us.
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; " +
+  "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * Headless mode: the built renderer is served at / from the same port as the API. index.html gets
+ * the per-session token of the app API (src/main/http/routes/app-rpc.ts) as a meta tag, so only a
+ * page we served can call it.
+ */
+export async function registerRenderer(app: FastifyInstance, rendererDir: string, sessionToken?: string): Promise<void> {
+  const indexFile = join(rendererDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    throw new Error(`The app page is not built (no ${indexFile}): run \`npm run build\`.`);
   }
-  await app.register(fastifyStatic, { root: rendererDir, prefix: '/', index: ['index.html'], wildcard: false });
+  const template = readFileSync(indexFile, 'utf8');
+  const page = sessionToken
+    ? template.replace('<head>', `<head>\n    <meta name="skein-token" content="${sessionToken.replace(/[^0-9a-f]/g, '')}" />`)
+    : template;
+  const sendPage = (_request: unknown, reply: FastifyReply) =>
+    reply
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(page);
+  app.get('/', sendPage);
+  await app.register(fastifyStatic, {
+    root: rendererDir,
+    prefix: '/',
+    index: false,
+    // The page is only ever served with its token, by the route above.
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders: (res) => res.setHeader('x-content-type-options', 'nosniff'),
+  });
 }

@@ -1,0 +1,150 @@
+import { createEngine, type Engine } from '../engine/engine';
+import { SkeinError } from '../engine/errors';
+import { createKey, listKeys, revokeKey } from '../engine/keys';
+import { balanceOf, grant } from '../engine/ledger';
+import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { openExistingDataDir } from './open-data-dir';
+
+// `skein keys create | revoke | list`: the spec's "per user" keys. A key is printed once and
+// stored only as its SHA-256.
+
+// One grant at key creation; `skein credits grant` adds more.
+const MAX_CREDITS = 1_000_000_000;
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'Create, revoke and list API keys: keys create | keys revoke | keys list.',
+  usage:
+    'skein keys create --name NAME [--credits N] [--json] [--data-dir DIR]\n' +
+    '       skein keys revoke KEY|PREFIX|NUMBER [--json] [--data-dir DIR]\n' +
+    '       skein keys list [--json] [--data-dir DIR]',
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'create') return create(rest);
+    if (sub === 'revoke') return revoke(rest);
+    if (sub === 'list') return list(rest);
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
+      return sub === undefined ? 2 : 0;
+    }
+    throw new UsageError(`unknown subcommand '${sub}' (use create, revoke or list).`);
+  },
+};
+
+function usage(): number {
+  console.log(`${keysCommand.summary}\n\nUsage: ${keysCommand.usage}`);
+  return 0;
+}
+
+/** Engine errors (a bad name, an unknown key) are the user's mistakes: shown as usage errors. */
+function asUsage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SkeinError && err.code !== 'internal') throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Creates the user (or adds a key to it) and grants --credits in the same transaction. */
+export function createKeyWithCredits(engine: Engine, name: string, credits: number | undefined) {
+  return engine.db
+    .transaction(() => {
+      const created = createKey(engine, name);
+      if (credits) {
+        grant(engine.db, {
+          transferId: `grant:keys-create:${created.keyId}`,
+          userId: created.user.id,
+          amount: credits,
+          nowMs: engine.clock.nowMs(),
+          memo: `skein keys create --credits ${credits}`,
+        });
+      }
+      return created;
+    })
+    .immediate();
+}
+
+function create(argv: string[]): number {
+  const { values, dataDir, help } = parseCommandArgs(argv, { name: { type: 'string' }, credits: { type: 'string' }, json: { type: 'boolean' } });
+  if (help) return usage();
+  if (typeof values.name !== 'string') throw new UsageError('--name NAME is required.');
+  const credits = intOption(values.credits, 'credits', { min: 1, max: MAX_CREDITS });
+  // A first key may come before the app ever ran: the data dir is made here then.
+  const engine = createEngine({ dataDir });
+  try {
+    const created = asUsage(() => createKeyWithCredits(engine, values.name as string, credits));
+    const available = balanceOf(engine.db, created.user.id).available;
+    if (values.json === true) {
+      console.log(JSON.stringify({
+        user: { id: created.user.id, name: created.user.name, created: created.user.created },
+        key: created.key,
+        key_id: created.keyId,
+        prefix: created.prefix,
+        credits_granted: credits ?? 0,
+        credits_available: available,
+      }));
+      return 0;
+    }
+    console.log(`${created.user.created ? 'Created user' : 'Added a key to user'} ${created.user.name}${credits ? `, granted ${credits} credits` : ''} (available: ${available}).`);
+    console.log('');
+    console.log(`  ${created.key}`);
+    console.log('');
+    console.log('This key is shown once: store it now (Skein keeps only its hash).');
+    console.log(`Use it as: Authorization: Bearer ${created.prefix}...    Revoke it with: skein keys revoke ${created.prefix}`);
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+function revoke(argv: string[]): number {
+  const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } }, true);
+  if (help) return usage();
+  if (positionals.length !== 1) throw new UsageError('give one key: the whole key, its prefix (sk_ and 8 hex) or its number from skein keys list.');
+  const engine = openExistingDataDir(dataDir);
+  try {
+    const r = asUsage(() => revokeKey(engine, positionals[0]!));
+    if (values.json === true) {
+      console.log(JSON.stringify({ key_id: r.keyId, prefix: r.prefix, user: r.userName, revoked_now: r.revokedNow, revoked_at: new Date(r.revokedAtMs).toISOString() }));
+    } else {
+      console.log(r.revokedNow
+        ? `Revoked key ${r.keyId} (${r.prefix}...) of ${r.userName}: requests with it now get 401.`
+        : `Key ${r.keyId} (${r.prefix}...) of ${r.userName} was already revoked on ${new Date(r.revokedAtMs).toISOString()}.`);
+    }
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+function list(argv: string[]): number {
+  const { values, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  if (help) return usage();
+  const engine = openExistingDataDir(dataDir);
+  try {
+    const users = listKeys(engine.db);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    if (values.json === true) {
+      console.log(JSON.stringify(users.map((u) => ({
+        user: u.name,
+        user_id: u.id,
+        builtin: u.builtin,
+        keys: u.keys.map((k) => ({ key_id: k.keyId, prefix: k.prefix, created_at: iso(k.createdAtMs), last_used_at: iso(k.lastUsedAtMs), revoked_at: iso(k.revokedAtMs) })),
+      })), null, 2));
+      return 0;
+    }
+    const rows = [['USER', 'KEY', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']];
+    for (const u of users) {
+      if (u.keys.length === 0) rows.push([u.name + (u.builtin ? ' (built-in)' : ''), '-', '-', '-', '-', 'no keys']);
+      for (const k of u.keys) {
+        rows.push([u.name, String(k.keyId), `${k.prefix}...`, iso(k.createdAtMs)!.slice(0, 19), k.lastUsedAtMs === null ? 'never' : iso(k.lastUsedAtMs)!.slice(0, 19), k.revokedAtMs === null ? 'active' : 'revoked']);
+      }
+    }
+    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+    for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
+    return 0;
+  } finally {
+    engine.close();
+  }
+}

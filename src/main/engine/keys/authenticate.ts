@@ -1,0 +1,73 @@
+import type { Statement } from 'better-sqlite3';
+import type { Engine } from '../engine';
+import { fail } from '../errors';
+import type { Db } from '../store/db';
+import { hashKey, KEY_PATTERN } from './format';
+
+export interface AuthenticatedUser {
+  id: number;
+  name: string;
+  keyId: number;
+}
+
+interface Row {
+  key_id: number;
+  revoked_at_ms: number | null;
+  last_used_at_ms: number | null;
+  user_id: number;
+  name: string;
+}
+
+// last_used_at_ms is for the settings screen ("used 3 minutes ago"): writing it on every request
+// would make each read a write, so it is refreshed at most once a minute per key.
+const LAST_USED_RESOLUTION_MS = 60_000;
+// The header is `Bearer ` + a 51-character key; 512 leaves room for a wrong key worth a message.
+const MAX_HEADER_CHARS = 512;
+
+const cache = new WeakMap<Db, { find: Statement; touch: Statement }>();
+function stmts(db: Db) {
+  let s = cache.get(db);
+  if (!s) {
+    s = {
+      find: db.prepare(`SELECT k.id AS key_id, k.revoked_at_ms, k.last_used_at_ms, u.id AS user_id, u.name
+        FROM api_keys k JOIN api_users u ON u.id = k.user_id WHERE k.hash = ?`),
+      touch: db.prepare('UPDATE api_keys SET last_used_at_ms = ? WHERE id = ?'),
+    };
+    cache.set(db, s);
+  }
+  return s;
+}
+
+/** The key in an `Authorization: Bearer <key>` header value, or a 401 saying what is wrong. */
+export function bearerKey(header: string | string[] | undefined): string {
+  if (header === undefined || header === '') {
+    throw fail.unauthorized('Missing API key: send the header Authorization: Bearer <key>.');
+  }
+  if (Array.isArray(header) || header.length > MAX_HEADER_CHARS) {
+    throw fail.unauthorized('Malformed Authorization header: expected one header, Bearer <key>.');
+  }
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m) throw fail.unauthorized('Malformed Authorization header: expected Bearer <key>.');
+  return m[1]!;
+}
+
+/** The api user a key belongs to. Unknown and revoked keys: 401. */
+export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string): AuthenticatedUser {
+  if (!KEY_PATTERN.test(key)) {
+    throw fail.unauthorized('Unknown API key: Skein keys look like sk_ followed by 48 hex characters (skein keys create).');
+  }
+  const s = stmts(engine.db);
+  const row = s.find.get(hashKey(key)) as Row | undefined;
+  if (!row) throw fail.unauthorized('Unknown API key: check the Authorization header (Bearer <key>).');
+  if (row.revoked_at_ms !== null) throw fail.unauthorized('This API key was revoked: create a new one with skein keys create.');
+  const now = engine.clock.nowMs();
+  if (row.last_used_at_ms === null || now - row.last_used_at_ms >= LAST_USED_RESOLUTION_MS) {
+    try {
+      s.touch.run(now, row.key_id);
+    } catch {
+      // A busy database (a long import) must not turn a valid request into a failure; the
+      // timestamp is refreshed on a later request.
+    }
+  }
+  return { id: row.user_id, name: row.name, keyId: row.key_id };
+}

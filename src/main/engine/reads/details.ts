@@ -1,0 +1,44 @@
+import type { Engine } from '../engine';
+import { fail } from '../errors';
+import { articleDetail } from '../serialize/article';
+import type { ArticleRow, PostRow, SpaceRow } from '../serialize/rows';
+import { spaceObject } from '../serialize/space';
+import { detailTweet, type JsonObject } from '../serialize/tweet';
+import { parseNumericId, parseSpaceId } from './params';
+import type { ReadResult } from './result';
+import { statements } from './statements';
+
+type ReadEngine = Pick<Engine, 'db'>;
+
+/** The stored post with its author, or undefined. For jobs and search: the row detailTweet takes. */
+export function findPost(engine: ReadEngine, id: bigint): PostRow | undefined {
+  return statements(engine.db).post.get(id) as PostRow | undefined;
+}
+
+/** Tweet details (4.3). `idRaw` is the request's `id`, from the query or the path. */
+export function readTweet(engine: ReadEngine, idRaw: unknown): ReadResult {
+  const id = parseNumericId('id', idRaw);
+  const row = findPost(engine, id);
+  if (!row) throw fail.notFound(`Tweet ${id} was not found.`);
+  return { value: detailTweet(row), items: 1 };
+}
+
+/** Article details (4.4): the post that carries the article, with it. */
+export function readArticle(engine: ReadEngine, articleIdRaw: unknown): ReadResult {
+  const id = parseNumericId('article_id', articleIdRaw);
+  const row = findPost(engine, id);
+  if (!row) throw fail.notFound(`Tweet ${id} was not found.`);
+  const article = statements(engine.db).article.get(id) as ArticleRow | undefined;
+  if (!article) throw fail.notFound(`Tweet ${id} was not found with an article: it carries no article.`);
+  return { value: articleDetail(row, article), items: 1 };
+}
+
+/** Space details (4.5). */
+export function readSpace(engine: ReadEngine, idRaw: unknown): ReadResult {
+  const id = parseSpaceId('id', idRaw);
+  const row = statements(engine.db).space.get(id) as SpaceRow | undefined;
+  if (!row) throw fail.notFound(`Space ${id} was not found.`);
+  return { value: spaceObject(row), items: 1 };
+}
+
+export type { JsonObject };

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../engine/engine';
+import { createHandlers } from '../engine/handlers';
+import { EventHub } from '../engine/handlers/event-hub';
+import { registerRenderer } from './plugins/renderer';
+import { registerAppRpc } from './routes/app-rpc';
+
+/** The listener's own base URL (http://127.0.0.1:PORT) once it listens, else null. */
+export function listenerUrl(app: FastifyInstance): string | null {
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') return null;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+}
+
+/**
+ * Headless mode: the app page and the contract over HTTP, sharing one per-session token (32 random
+ * bytes, new at every start, so a token copied from an old page is worthless).
+ */
+export async function registerAppPage(app: FastifyInstance, engine: Engine, rendererDir: string): Promise<void> {
+  const token = engine.ids.randomHex(32);
+  const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app) });
+  app.addHook('onClose', async () => appHandlers.close());
+  await registerAppRpc(app, engine, { token, app: appHandlers });
+  await registerRenderer(app, rendererDir, token);
+}

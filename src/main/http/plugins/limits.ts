@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../errors';
+
+// Limits on what a client can send (a spec request is a short GET): the longest real URL is a
+// timeline path with a 46-character cursor, about 120 characters; 4096 leaves room for search
+// queries of jobs. Headers: 16 KiB (Node's own default, stated here so it cannot drift).
+export const MAX_URL_CHARS = 4096;
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export function registerUrlLimit(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URL_CHARS) {
+      // 414 rather than the error catalogue's 422: the parameters were never looked at.
+      return reply
+        .code(414)
+        .type('application/json; charset=utf-8')
+        .send(errorBody(`URL too long: ${request.url.length} characters, the limit is ${MAX_URL_CHARS}.`));
+    }
+  });
+}

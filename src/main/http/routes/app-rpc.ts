@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { timingSafeEqual } from 'node:crypto';
+import { eventNames, type AppError } from '../../../shared/contract';
+import type { Engine } from '../../engine/engine';
+import { dispatch } from '../../engine/handlers/dispatch';
+import type { AppHandlers } from '../../engine/handlers';
+import { statusOf } from '../../engine/errors';
+
+// Headless transport of the contract: POST /app/rpc/<name> with JSON args, GET /app/events as
+// server-sent events, POST /app/upload for files dropped on the page. Only the page we served may
+// call it: it carries the per-session token we injected into index.html (a meta tag), and a
+// browser's cross-site request is refused by its Origin / Sec-Fetch-Site headers besides the
+// global Host check (DNS rebinding).
+
+export const TOKEN_HEADER = 'x-skein-token';
+const RPC_BODY_LIMIT_BYTES = 256 * 1024;
+// Imports can be multi-gigabyte archives; past this a file should be imported with `skein import`.
+const UPLOAD_LIMIT_BYTES = 8 * 1024 ** 3;
+// SSE keep-alive: proxies and browsers drop idle streams after about 30-60 s.
+const HEARTBEAT_MS = 15_000;
+
+export interface AppRpcOptions {
+  token: string;
+  app: AppHandlers;
+}
+
+export async function registerAppRpc(app: FastifyInstance, engine: Engine, options: AppRpcOptions): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+    scope.addHook('onRequest', async (request, reply) => {
+      const refusal = refuse(request, options.token);
+      if (refusal) return sendError(reply, 403, { code: 'forbidden', message: refusal });
+    });
+
+    scope.post('/app/rpc/:name', { bodyLimit: RPC_BODY_LIMIT_BYTES }, async (request, reply) => {
+      const { name } = request.params as { name: string };
+      const result = await dispatch(options.app.handlers, name, request.body ?? {});
+      if (result.ok) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ value: result.value }));
+      return sendError(reply, result.error.code === 'unavailable' ? 501 : statusOf[result.error.code], result.error);
+    });
+
+    scope.get('/app/events', (request, reply) => {
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      res.write(`retry: 2000\n: subscribed to ${eventNames.join(', ')}\n\n`);
+      let unsubscribe: () => void = () => {};
+      try {
+        unsubscribe = options.app.events.subscribe((event, payload) => {
+          res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+        });
+      } catch (err) {
+        res.end(`event: error\ndata: ${JSON.stringify({ message: (err as Error).message })}\n\n`);
+        return;
+      }
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    });
+
+    scope.post('/app/upload', { bodyLimit: UPLOAD_LIMIT_BYTES }, async (request, reply) => {
+      const name = sanitizeName(String((request.query as Record<string, unknown>).name ?? 'upload'));
+      const body = request.body;
+      if (!body || typeof (body as NodeJS.ReadableStream).pipe !== 'function') {
+        return sendError(reply, 415, { code: 'invalid', message: 'Send the file as application/octet-stream.' });
+      }
+      const dir = join(engine.dataDir, 'imports');
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, `${engine.ids.randomHex(4)}-${name}`);
+      let bytes = 0;
+      const limit = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          bytes += chunk.length;
+          if (bytes > UPLOAD_LIMIT_BYTES) done(new Error('too large'));
+          else done(null, chunk);
+        },
+      });
+      await pipeline(body as NodeJS.ReadableStream, limit, createWriteStream(path));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ value: { path, bytes } }));
+    });
+  });
+}
+
+function refuse(request: FastifyRequest, token: string): string | null {
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `http://${request.headers.host}`) return 'Forbidden origin: the app API answers only its own page.';
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'Forbidden: cross-site request.';
+  // EventSource cannot set headers: the events stream takes the token in its query string.
+  const given = String(request.headers[TOKEN_HEADER] ?? (request.query as Record<string, unknown>)?.token ?? '');
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return 'Forbidden: missing or wrong session token (reload the page).';
+  return null;
+}
+
+function sendError(reply: FastifyReply, status: number, error: AppError) {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ status: 'error', message: error.message, error }));
+}
+
+function sanitizeName(name: string): string {
+  const clean = basename(name).replace(/[^\w.\- ]+/g, '_').slice(0, 120);
+  return clean === '' || clean === '.' || clean === '..' ? 'upload' : clean;
+}

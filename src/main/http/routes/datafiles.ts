@@ -1,0 +1,41 @@
+import { createReadStream, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine/engine';
+import { fail } from '../errors';
+import { contentTypes } from '../../engine/jobs/writers/formats';
+import type { JobRow } from '../../engine/jobs';
+import { exportsDir } from '../../engine/jobs/files';
+
+// GET /datafiles/<token>/<file name>: a job's data file, like a pre-signed storage URL. The token
+// (24 random bytes) is the capability: no key is needed, so plain curl and pandas.read_csv(url)
+// work. The host check still applies (loopback only). Not a spec route: not metered.
+
+const TOKEN = /^[0-9a-f]{48}$/;
+
+export function registerDatafileRoutes(app: FastifyInstance, engine: Engine): void {
+  app.get('/datafiles/:token/:name', async (request, reply) => {
+    const { token, name } = request.params as { token: string; name: string };
+    const job = TOKEN.test(token)
+      ? (engine.db.prepare(`SELECT * FROM jobs WHERE datafile_token = ? AND status = 'success'`).get(token) as JobRow | undefined)
+      : undefined;
+    // Same answer for a wrong token and a wrong name: nothing to learn by guessing.
+    if (!job || job.result_file !== name) throw fail.notFound('No such data file.');
+    const path = join(exportsDir(engine.dataDir), job.result_file);
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch {
+      throw fail.notFound(`The data file of job ${job.id} is no longer in the exports folder.`);
+    }
+    const type = job.is_compressed ? contentTypes.zip : contentTypes[job.output_format];
+    return reply
+      .header('content-type', type)
+      .header('content-length', String(size))
+      .header('content-disposition', `attachment; filename="${job.result_file}"`)
+      .header('cache-control', 'private, no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-content-type-options', 'nosniff')
+      .send(createReadStream(path));
+  });
+}

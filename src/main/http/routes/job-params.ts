@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fail } from '../errors';
+import { parseJsonExact } from '../../engine/serialize/json';
+import type { RawParams } from '../../engine/jobs';
+
+// Parameter transport of the job-creating endpoints (the spec leaves it open; docs/decisions.md
+// "Job parameters"): the query string, a JSON body, or a form body, alone or together. A
+// parameter given in two places must have the same value there, or it is a 422.
+
+/** Body parsers of the jobs scope: JSON without rounding big ids, and HTML-form bodies. */
+export function registerJobBodyParsers(scope: FastifyInstance): void {
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, parseJsonExact(text));
+    } catch (err) {
+      done(fail.invalid('body', `not valid JSON: ${(err as Error).message}`), undefined);
+    }
+  });
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, formObject(new URLSearchParams(String(body))));
+  });
+}
+
+function formObject(params: URLSearchParams): RawParams {
+  const out: RawParams = {};
+  for (const [k, v] of params) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...(prev as unknown[]), v] : [prev, v];
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown): boolean => String(a) === String(b);
+
+/** The request's parameters from the query string and the body, merged. */
+export function jobParams(request: FastifyRequest): RawParams {
+  const query = (request.query ?? {}) as RawParams;
+  const body = request.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw fail.invalid('body', 'expected a JSON object of parameters, e.g. {"query": "from:alice", "max_count": 100}.');
+  }
+  const merged: RawParams = { ...query };
+  for (const [k, v] of Object.entries((body ?? {}) as RawParams)) {
+    if (k in merged && !same(merged[k], v)) throw fail.invalid(k, 'given twice with different values (query string and body).');
+    merged[k] = v;
+  }
+  return merged;
+}

@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { fail } from '../errors';
+import { toJson } from '../../engine/serialize/json';
+import type { ReadResult } from '../../engine/reads/result';
+import { chargeRequest } from '../plugins/metering';
+
+// Shared parts of the spec's read routes: input schemas, their error messages, and the reply.
+
+/** A string parameter; arrays (a repeated parameter) and over-long values are refused. */
+export const stringParam = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+
+/**
+ * Schema failures as the spec's 422 naming the parameter, in the same words as the reads' own
+ * checks (section 7: "a required parameter is missing").
+ */
+export function schemaError(errors: FastifySchemaValidationError[]): Error {
+  const e = errors[0];
+  if (!e) return fail.invalid('request', 'validation failed.');
+  const missing = (e.params as { missingProperty?: string } | undefined)?.missingProperty;
+  if (e.keyword === 'required' && missing) return fail.missing(missing);
+  const parameter = e.instancePath.replace(/^\//, '') || 'request';
+  if (e.keyword === 'type') return fail.invalid(parameter, 'give it once, as text.');
+  if (e.keyword === 'maxLength') return fail.invalid(parameter, 'too long.');
+  return fail.invalid(parameter, e.message ?? 'validation failed.');
+}
+
+/** Sends a read's JSON and charges its items (the metering plugin's price rule). */
+export function sendRead(request: FastifyRequest, reply: FastifyReply, result: ReadResult<unknown>): string {
+  const body = toJson(result.value);
+  chargeRequest(request, result.items);
+  void reply.type('application/json; charset=utf-8');
+  return body;
+}

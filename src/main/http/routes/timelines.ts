@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine/engine';
+import { checkTimelineRequest, readTimeline, TIMELINE_PAGE_SIZE, type TimelineKind } from '../../engine/reads';
+import { schemaError, sendRead, stringParam } from './spec-route';
+
+const KINDS: TimelineKind[] = ['tweets', 'tweets-and-replies'];
+
+/** Spec 4.1 and 4.2: a user's timeline, 20 per page, newest first. */
+export function registerTimelineRoutes(app: FastifyInstance, engine: Engine): void {
+  for (const kind of KINDS) {
+    app.get(`/social/user/:user_id/${kind}`, {
+      config: { spec: true, maxCost: TIMELINE_PAGE_SIZE },
+      schema: {
+        params: { type: 'object', properties: { user_id: stringParam(64) }, required: ['user_id'] },
+        querystring: { type: 'object', properties: { cursor: stringParam(256) } },
+      },
+      schemaErrorFormatter: schemaError,
+      preValidation: async (request) => {
+        const { user_id } = request.params as { user_id: string };
+        checkTimelineRequest(engine, kind, user_id, (request.query as { cursor?: unknown }).cursor);
+      },
+      handler: async (request, reply) => {
+        const { user_id } = request.params as { user_id: string };
+        const { cursor } = request.query as { cursor?: string };
+        return sendRead(request, reply, readTimeline(engine, kind, user_id, cursor));
+      },
+    });
+  }
+}
