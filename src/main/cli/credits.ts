@@ -1,0 +1,122 @@
+import { balanceOf, grant, transfersOf, type LedgerLine } from '../engine/ledger';
+import { SkeinError } from '../engine/errors';
+import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { openExistingDataDir, userByName } from './open-data-dir';
+
+// `skein credits grant` and `skein credits ledger`: add credits, and read a user's transfers with
+// the available balance after each one (every credit accounted for).
+
+const MAX_GRANT = 1_000_000_000; // one grant; several grants can go higher
+const PAGE = 10_000;
+
+export const creditsCommand: Command = {
+  name: 'credits',
+  summary: "Grant credits to an api user or show a user's ledger: credits grant | credits ledger.",
+  usage:
+    'skein credits grant --user NAME --amount N [--id ID] [--memo TEXT] [--data-dir DIR]\n' +
+    '       skein credits ledger --user NAME [--json] [--limit N] [--data-dir DIR]',
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'grant') return grantCmd(rest);
+    if (sub === 'ledger') return ledgerCmd(rest);
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
+      return sub === undefined ? 2 : 0;
+    }
+    throw new UsageError(`unknown subcommand '${sub}' (use grant or ledger).`);
+  },
+};
+
+function grantCmd(argv: string[]): number {
+  const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, amount: { type: 'string' }, id: { type: 'string' }, memo: { type: 'string' } });
+  if (help) return usage();
+  const amount = intOption(values.amount, 'amount', { min: 1, max: MAX_GRANT });
+  if (amount === undefined) throw new UsageError('--amount N is required.');
+  const memo = values.memo as string | undefined;
+  if (memo !== undefined && memo.length > 500) throw new UsageError('--memo takes at most 500 characters.');
+  const engine = openExistingDataDir(dataDir);
+  try {
+    const user = userByName(engine, values.user);
+    const nowMs = engine.clock.nowMs();
+    // --id makes a scripted grant safe to retry: the same id grants once.
+    const id = values.id === undefined ? `grant:cli:${nowMs}:${engine.ids.randomHex(6)}` : `grant:cli:${String(values.id)}`;
+    try {
+      const r = grant(engine.db, { transferId: id, userId: user.id, amount, nowMs, memo: memo ?? 'skein credits grant' });
+      const b = balanceOf(engine.db, user.id);
+      console.log(
+        r.created
+          ? `Granted ${amount} credits to ${user.name}. Available: ${b.available} (held for jobs: ${b.pending}).`
+          : `Grant '${values.id}' was already made; nothing changed. Available: ${b.available}.`,
+      );
+    } catch (err) {
+      if (err instanceof SkeinError && err.code === 'conflict') throw new UsageError(`--id ${String(values.id)} was already used for a different grant.`);
+      throw err;
+    }
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+interface Line {
+  seq: number;
+  id: string;
+  created_at: string;
+  kind: string;
+  amount: number;
+  /** What the line did to the available balance: + grant or released hold, - charge or hold. */
+  available_change: number;
+  available_after: number;
+  job_id: number | null;
+  hold_id: string | null;
+  memo: string | null;
+}
+
+function availableChange(t: LedgerLine): number {
+  if (t.direction === 'in') return t.amount;
+  if (t.kind === 'posted' || t.kind === 'pending') return -t.amount;
+  if (t.kind === 'void_pending') return t.amount;
+  return 0; // post_pending: already held
+}
+
+function ledgerCmd(argv: string[]): number {
+  const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } });
+  if (help) return usage();
+  const limit = intOption(values.limit, 'limit', { min: 1, max: 1_000_000 }) ?? 100;
+  const engine = openExistingDataDir(dataDir);
+  try {
+    const user = userByName(engine, values.user);
+    const last: Line[] = [];
+    let total = 0;
+    let available = 0;
+    for (let after = 0; ; ) {
+      const page = transfersOf(engine.db, user.id, { afterSeq: after, limit: PAGE });
+      for (const t of page) {
+        const change = availableChange(t);
+        available += change;
+        total++;
+        last.push({ seq: t.seq, id: t.id, created_at: new Date(t.createdAtMs).toISOString(), kind: t.kind, amount: t.amount, available_change: change, available_after: available, job_id: t.jobId, hold_id: t.pendingId ?? (t.kind === 'pending' ? t.id : null), memo: t.memo });
+        if (last.length > limit) last.shift();
+      }
+      if (page.length < PAGE) break;
+      after = page[page.length - 1]!.seq;
+    }
+    const b = balanceOf(engine.db, user.id);
+    if (values.json === true) {
+      console.log(JSON.stringify({ user: user.name, available: b.available, held: b.pending, transfers_total: total, transfers: last }, null, 2));
+      return 0;
+    }
+    console.log(`${user.name}: ${b.available} credits available, ${b.pending} held for running jobs. ${total} transfers${total > last.length ? `, the last ${last.length} shown (--limit N)` : ''}.`);
+    const rows = [['TIME (UTC)', 'KIND', 'CHANGE', 'AVAILABLE', 'ID', 'MEMO'], ...last.map((l) => [l.created_at.replace('T', ' ').slice(0, 19), l.kind, (l.available_change > 0 ? '+' : '') + l.available_change, String(l.available_after), l.id, l.memo ?? ''])];
+    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+    for (const r of rows) console.log(r.map((cell, c) => (c === 2 || c === 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+function usage(): number {
+  console.log(`Usage: ${creditsCommand.usage}`);
+  return 0;
+}

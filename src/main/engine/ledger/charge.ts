@@ -1,0 +1,36 @@
+import { fail } from '../errors';
+import type { Db } from '../store/db';
+import { availableOf, userAccount } from './accounts';
+import { append, existing } from './append';
+import { inWriteTx } from './tx';
+import { USAGE_ACCOUNT_ID, type TransferResult } from './types';
+import { checkAmount, checkTransferId, checkWholeId } from './validate';
+
+export interface ChargeInput {
+  transferId: string;
+  userId: number;
+  amount: number;
+  nowMs: number;
+  memo?: string;
+}
+
+/**
+ * Spends credits at once (a request's price). Throws payment_required when the available balance
+ * (holds subtracted) is below the amount: the balance never goes below zero.
+ */
+export function charge(db: Db, input: ChargeInput): TransferResult {
+  const id = checkTransferId(input.transferId);
+  const amount = checkAmount(input.amount);
+  const userId = checkWholeId(input.userId, 'userId');
+  return inWriteTx(db, () => {
+    const account = userAccount(db, userId);
+    const shape = { id, kind: 'posted' as const, debitAccountId: account.id, creditAccountId: USAGE_ACCOUNT_ID, amount };
+    const found = existing(db, shape);
+    if (found) return { transfer: found, created: false };
+    const available = availableOf(account);
+    if (available < amount) {
+      throw fail.paymentRequired(`Not enough credits: this request costs ${amount} and ${available} are available.`);
+    }
+    return { transfer: append(db, { ...shape, memo: input.memo ?? null, createdAtMs: input.nowMs }), created: true };
+  });
+}

@@ -1,0 +1,19 @@
+import type { Engine } from '../engine';
+import { Metering } from './metering';
+
+export { Metering, type Admission, type AccountView } from './metering';
+export { priceOf, DEFAULT_MAX_COST } from './prices';
+
+// One Metering per engine, shared by the HTTP plugin and the IPC handlers, so the desktop app and
+// API keys of the same user draw on one limit. Kept beside the engine (not in it) so the engine's
+// composition root stays one line per capability.
+const perEngine = new WeakMap<Engine, Metering>();
+
+export function meteringOf(engine: Engine): Metering {
+  let m = perEngine.get(engine);
+  if (!m) {
+    m = new Metering(engine.db, engine.clock, engine.ids);
+    perEngine.set(engine, m);
+  }
+  return m;
+}

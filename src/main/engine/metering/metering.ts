@@ -1,0 +1,124 @@
+import type { Clock } from '../clock';
+import { fail } from '../errors';
+import type { IdSource } from '../ids';
+import { balanceOf, charge, openHolds } from '../ledger';
+import { prep } from '../ledger/prep';
+import type { Balance, Hold, TransferResult } from '../ledger';
+import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds } from '../limits';
+import type { Db } from '../store/db';
+import { DEFAULT_MAX_COST, priceOf } from './prices';
+import { type Reservation, Reservations } from './reservations';
+
+export interface Admission {
+  userId: number;
+  rate: RateState;
+  /** Credits promised to this request until it is charged or ends. */
+  reservation: Reservation;
+}
+
+export interface AccountView {
+  userId: number;
+  name: string;
+  balance: Balance;
+  holds: Hold[];
+  rate: RateState;
+}
+
+/**
+ * Admission and charging for every metered caller: the HTTP plugin (API keys) and the desktop
+ * app's IPC handlers (the built-in user 'app', id 1). The order is the spec's: the rate limit
+ * first (429, costs nothing, does not count), then the balance (402 before any work), then the
+ * work, then charge(): max(1, items) credits. A request that fails is never charged.
+ */
+export class Metering {
+  readonly limiter: RateLimiter;
+  private readonly reservations = new Reservations();
+  /** Request charge ids: `req:<process prefix>:<counter>`, unique without a random draw per request. */
+  private readonly idPrefix: string;
+  private nextCharge = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    ids: IdSource,
+  ) {
+    this.limiter = new RateLimiter(clock);
+    this.idPrefix = `req:${clock.nowMs()}:${ids.randomHex(6)}`;
+  }
+
+  private user(userId: number): { name: string; limit: number } {
+    const row = prep(this.db, 'SELECT name, per_minute_limit AS "limit" FROM api_users WHERE id = ?').get(userId) as
+      | { name: string; limit: number }
+      | undefined;
+    if (!row) throw fail.unauthorized(`Unknown API user ${userId}.`);
+    return row;
+  }
+
+  /**
+   * Step 1: the rate limit. The user's limit is read on every request, so `skein users set-limit`
+   * applies at once, even while the app runs. Throws rate_limited with Retry-After and RateLimit
+   * headers; a refused request is not counted.
+   */
+  admitRate(userId: number): RateState {
+    const { limit } = this.user(userId);
+    const r = this.limiter.tryAcquire(userId, limit);
+    if (!r.admitted) {
+      const seconds = retryAfterSeconds(r.retryAfterMs);
+      throw fail.rateLimited(
+        `Rate limit exceeded: at most ${limit} requests per minute. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        { 'retry-after': String(seconds), ...rateLimitHeaders(r) },
+      );
+    }
+    return r;
+  }
+
+  /**
+   * Step 2: the balance. Throws payment_required when the available balance, less what running
+   * requests were promised, is below maxCost. maxCost 0 (a free endpoint) always passes.
+   */
+  reserve(userId: number, maxCost: number = DEFAULT_MAX_COST): Reservation {
+    if (maxCost > 0) {
+      const { available } = balanceOf(this.db, userId);
+      const free = available - this.reservations.of(userId);
+      if (free < maxCost) {
+        throw fail.paymentRequired(
+          `Not enough credits: this request can cost up to ${maxCost} credit${maxCost === 1 ? '' : 's'} and ${Math.max(0, free)} ${free === 1 ? 'is' : 'are'} available. ` +
+            "Add credits in the app's settings or with 'skein credits grant'.",
+        );
+      }
+    }
+    return this.reservations.take(userId, maxCost);
+  }
+
+  /** Both steps, for callers without a request pipeline (IPC). */
+  admit(userId: number, maxCost: number = DEFAULT_MAX_COST): Admission {
+    const rate = this.admitRate(userId);
+    return { userId, rate, reservation: this.reserve(userId, maxCost) };
+  }
+
+  /**
+   * Posts the price of a successful request (max(1, items)) and releases its reservation.
+   * Synchronous: a route may call it inside its own transaction. Throws payment_required only if
+   * another process spent the credits meanwhile (the ledger never overdraws).
+   */
+  charge(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): TransferResult {
+    try {
+      const nowMs = this.clock.nowMs();
+      return charge(this.db, {
+        transferId: `${this.idPrefix}:${this.nextCharge++}`,
+        userId: admission.userId,
+        amount: priceOf(items),
+        nowMs,
+        memo: requestRef.slice(0, 500),
+      });
+    } finally {
+      admission.reservation.release();
+    }
+  }
+
+  /** The extension endpoint's view: balance, open holds, limit and what is left of the window. */
+  account(userId: number): AccountView {
+    const { name, limit } = this.user(userId);
+    return { userId, name, balance: balanceOf(this.db, userId), holds: openHolds(this.db, userId), rate: this.limiter.peek(userId, limit) };
+  }
+}

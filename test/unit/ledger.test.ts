@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkeinError } from '../../src/main/engine/errors';
+import {
+  balanceOf, charge, checkInvariants, getHold, grant, holdForJob, openHolds, postFromHold, transfersOf, voidHold,
+} from '../../src/main/engine/ledger';
+import { ledgerDb } from '../helpers/ledger-db';
+
+const OPENING = 100_000;
+const now = 1_700_000_000_000;
+let dbs: ReturnType<typeof ledgerDb>[] = [];
+afterEach(() => {
+  for (const d of dbs) d.close();
+  dbs = [];
+});
+function setup() {
+  const db = ledgerDb();
+  dbs.push(db);
+  const u = db.addUser('alice');
+  return { db, u };
+}
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SkeinError) return e.code;
+    throw e;
+  }
+  return 'ok';
+}
+
+describe('ledger accounts and grants', () => {
+  it('gives the built-in app user and every new user an account with the opening grant', () => {
+    const { db, u } = setup();
+    expect(balanceOf(db, 1)).toMatchObject({ posted: OPENING, pending: 0, available: OPENING });
+    expect(balanceOf(db, u)).toMatchObject({ posted: OPENING, available: OPENING });
+    expect(transfersOf(db, u).map((t) => t.id)).toEqual([`grant:opening:${u}`]);
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('a grant is idempotent by id and refuses the same id with other content', () => {
+    const { db, u } = setup();
+    expect(grant(db, { transferId: 'g1', userId: u, amount: 50, nowMs: now }).created).toBe(true);
+    const again = grant(db, { transferId: 'g1', userId: u, amount: 50, nowMs: now + 5 });
+    expect(again.created).toBe(false);
+    expect(again.transfer.createdAtMs).toBe(now);
+    expect(balanceOf(db, u).available).toBe(OPENING + 50);
+    expect(code(() => grant(db, { transferId: 'g1', userId: u, amount: 51, nowMs: now }))).toBe('conflict');
+    expect(code(() => grant(db, { transferId: 'g1', userId: 1, amount: 50, nowMs: now }))).toBe('conflict');
+    expect(balanceOf(db, u).available).toBe(OPENING + 50);
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it.each([
+    ['zero', 0], ['negative', -1], ['fraction', 1.5], ['NaN', NaN], ['too large', 1e13], ['string', '5'],
+  ])('refuses a grant amount that is %s', (_name, amount) => {
+    const { db, u } = setup();
+    expect(code(() => grant(db, { transferId: 'g', userId: u, amount: amount as number, nowMs: now }))).toBe('invalid');
+    expect(balanceOf(db, u).available).toBe(OPENING);
+  });
+
+  it('refuses an unknown user with not_found', () => {
+    const { db } = setup();
+    expect(code(() => grant(db, { transferId: 'g', userId: 999, amount: 1, nowMs: now }))).toBe('not_found');
+  });
+});
+
+describe('ledger charges', () => {
+  it('charges down to exactly zero and then refuses with payment_required, changing nothing', () => {
+    const { db, u } = setup();
+    charge(db, { transferId: 'c1', userId: u, amount: OPENING - 3, nowMs: now });
+    charge(db, { transferId: 'c2', userId: u, amount: 3, nowMs: now });
+    expect(balanceOf(db, u).available).toBe(0);
+    expect(code(() => charge(db, { transferId: 'c3', userId: u, amount: 1, nowMs: now }))).toBe('payment_required');
+    expect(balanceOf(db, u).available).toBe(0);
+    // a retry of a charge that went through still answers (idempotent), even at zero balance
+    expect(charge(db, { transferId: 'c2', userId: u, amount: 3, nowMs: now }).created).toBe(false);
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('rolls a charge back with the caller transaction', () => {
+    const { db, u } = setup();
+    expect(() =>
+      db.transaction(() => {
+        charge(db, { transferId: 'c1', userId: u, amount: 10, nowMs: now });
+        throw new Error('the rows failed to write');
+      })(),
+    ).toThrow('the rows failed');
+    expect(balanceOf(db, u).available).toBe(OPENING);
+    expect(transfersOf(db, u)).toHaveLength(1);
+  });
+
+  it('keeps transfers append-only at the SQL level', () => {
+    const { db } = setup();
+    expect(() => db.prepare('UPDATE ledger_transfers SET amount = 1').run()).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM ledger_transfers').run()).toThrow(/append-only/);
+  });
+});
+
+describe('ledger holds', () => {
+  it('holds, posts in parts, voids the rest', () => {
+    const { db, u } = setup();
+    db.addJob(7, 'processing');
+    const hold = holdForJob(db, { transferId: 'job:7:hold', userId: u, jobId: 7, amount: 100, nowMs: now });
+    expect(hold).toMatchObject({ amount: 100, remaining: 100, open: true });
+    expect(balanceOf(db, u)).toMatchObject({ posted: OPENING, pending: 100, available: OPENING - 100 });
+    postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:0', amount: 20, nowMs: now });
+    postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 20, nowMs: now });
+    // a resumed job replays batch 20: nothing changes
+    expect(postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 20, nowMs: now }).created).toBe(false);
+    expect(code(() => postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 19, nowMs: now }))).toBe('conflict');
+    expect(balanceOf(db, u)).toMatchObject({ posted: OPENING - 40, pending: 60, available: OPENING - 100 });
+    expect(checkInvariants(db)).toEqual([]);
+    db.transaction(() => {
+      expect(voidHold(db, { holdId: hold.holdId, transferId: 'job:7:void', nowMs: now }).transfer?.amount).toBe(60);
+      db.setJob(7, 'success');
+    })();
+    expect(balanceOf(db, u)).toMatchObject({ posted: OPENING - 40, pending: 0, available: OPENING - 40 });
+    expect(getHold(db, hold.holdId)).toMatchObject({ posted: 40, voided: 60, remaining: 0, open: false });
+    // every exit path may void again
+    expect(voidHold(db, { holdId: hold.holdId, transferId: 'job:7:void', nowMs: now }).created).toBe(false);
+    expect(voidHold(db, { holdId: hold.holdId, transferId: 'job:7:void-again', nowMs: now })).toEqual({ transfer: null, created: false });
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('refuses a hold larger than the available balance with payment_required (other holds counted)', () => {
+    const { db, u } = setup();
+    db.addJob(1, 'pending');
+    db.addJob(2, 'pending');
+    holdForJob(db, { transferId: 'h1', userId: u, jobId: 1, amount: OPENING - 10, nowMs: now });
+    expect(code(() => holdForJob(db, { transferId: 'h2', userId: u, jobId: 2, amount: 11, nowMs: now }))).toBe('payment_required');
+    expect(code(() => charge(db, { transferId: 'c', userId: u, amount: 11, nowMs: now }))).toBe('payment_required');
+    holdForJob(db, { transferId: 'h2', userId: u, jobId: 2, amount: 10, nowMs: now });
+    expect(balanceOf(db, u).available).toBe(0);
+    expect(openHolds(db, u)).toHaveLength(2);
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('refuses posting more than the remainder and posting to a closed hold', () => {
+    const { db, u } = setup();
+    db.addJob(3, 'processing');
+    const h = holdForJob(db, { transferId: 'h', userId: u, jobId: 3, amount: 5, nowMs: now });
+    expect(code(() => postFromHold(db, { holdId: h.holdId, transferId: 'p1', amount: 6, nowMs: now }))).toBe('conflict');
+    postFromHold(db, { holdId: h.holdId, transferId: 'p1', amount: 5, nowMs: now });
+    expect(getHold(db, 'h').open).toBe(false);
+    expect(code(() => postFromHold(db, { holdId: h.holdId, transferId: 'p2', amount: 0, nowMs: now }))).toBe('conflict');
+    expect(code(() => postFromHold(db, { holdId: 'nope', transferId: 'p3', amount: 1, nowMs: now }))).toBe('not_found');
+  });
+
+  it('a zero hold (a post without replies) is closed at once', () => {
+    const { db, u } = setup();
+    db.addJob(4, 'pending');
+    expect(holdForJob(db, { transferId: 'h0', userId: u, jobId: 4, amount: 0, nowMs: now })).toMatchObject({ open: false, remaining: 0 });
+    db.setJob(4, 'success');
+    expect(checkInvariants(db)).toEqual([]);
+  });
+});
+
+describe('ledger invariants', () => {
+  it('reports an open hold whose job has ended or does not exist', () => {
+    const { db, u } = setup();
+    db.addJob(9, 'processing');
+    holdForJob(db, { transferId: 'h9', userId: u, jobId: 9, amount: 10, nowMs: now });
+    expect(checkInvariants(db)).toEqual([]);
+    db.setJob(9, 'error');
+    expect(checkInvariants(db)).toEqual([
+      { rule: 'open_hold_without_running_job', detail: "hold 'h9' is open but job 9 is error" },
+    ]);
+    db.exec('DROP TABLE jobs');
+    expect(checkInvariants(db).map((v) => v.rule)).toEqual(['open_hold_without_running_job']);
+  });
+
+  it('reports balances that disagree with the transfers and unbalanced books', () => {
+    const { db, u } = setup();
+    db.prepare('UPDATE ledger_accounts SET credits_posted = credits_posted + 5 WHERE user_id = ?').run(u);
+    const rules = checkInvariants(db).map((v) => v.rule);
+    expect(rules).toContain('debits_equal_credits');
+    expect(rules).toContain('balance_matches_transfers');
+  });
+
+  it('reports a hold row that disagrees with its transfers', () => {
+    const { db, u } = setup();
+    db.addJob(5, 'processing');
+    holdForJob(db, { transferId: 'h5', userId: u, jobId: 5, amount: 10, nowMs: now });
+    db.prepare("UPDATE ledger_holds SET posted = 3 WHERE transfer_id = 'h5'").run();
+    expect(checkInvariants(db).map((v) => v.rule)).toEqual(['hold_matches_transfers']);
+  });
+
+  it('the CHECK constraint stops an overdraft even if code forgot to check', () => {
+    const { db, u } = setup();
+    expect(() => db.prepare('UPDATE ledger_accounts SET debits_posted = credits_posted + 1 WHERE user_id = ?').run(u)).toThrow(/CHECK/);
+  });
+});
