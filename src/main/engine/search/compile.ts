@@ -1,0 +1,318 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../store/db';
+import type { OperatorNode, QueryNode } from './ast';
+import { ftsConjunction, ftsExpression, isTextTerm } from './fts';
+import { parseQuery } from './parser';
+
+// The tree as SQL over `posts AS p`. The top-level AND picks one *driver*: the index that yields
+// candidate ids already in id order (FTS5 rowids, an entity table's (value, post_id) key, the
+// (user_id, id) timeline index...), so a Latest page is a range scan that stops after `limit`
+// rows instead of collecting every match. Everything else is a per-row predicate that probes an
+// index by post id (correlated EXISTS). Every user value is a bound parameter.
+
+export interface CompileOptions {
+  /** Exclusive lower bound: only ids greater than this. */
+  sinceId?: bigint;
+  /** Inclusive upper bound, as `max_id:<ID>`. */
+  maxId?: bigint;
+  /** Reply levels to keep (conversation root = 0); reply collection uses {min: 1, max: 2}. */
+  replyDepth?: { min: number; max: number };
+}
+
+export type DriverKind = 'fts' | 'hashtag' | 'cashtag' | 'mention' | 'from' | 'conversation' | 'quoted' | 'posts';
+
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
+export interface CompiledQuery {
+  ast: QueryNode;
+  driver: DriverKind;
+  /** FROM clause: the driving table, joined to `posts AS p`. */
+  from: string;
+  /**
+   * The driving table alone, for pages that need nothing from posts (Latest with no other
+   * predicate): an FTS5 or entity row always has its post (external content; ON DELETE CASCADE).
+   */
+  bareFrom: string | null;
+  /** The driver's own condition (true when the driver is the posts table itself). */
+  driverWhere: Sql;
+  /** The driver's id column: ordered and range-seekable. */
+  idColumn: string;
+  /** Everything the driver does not already guarantee; `1` when nothing is left. */
+  where: Sql;
+  /** Bounds from since_id:, max_id: and the options: lowId < id <= highId. */
+  lowId: bigint | null;
+  highId: bigint | null;
+  /**
+   * When no single index drives the query but one OR has a driver in every branch
+   * (`from:a OR from:b`, `(#x OR #y) lang:en`): one compiled arm per branch, each with the
+   * rest of the query, to be merged with UNION (each arm an ordered range that stops early).
+   * The fields above then describe the fallback scan and are not used for paging.
+   */
+  union: CompiledQuery[] | null;
+}
+
+/** Arms of a UNION plan; beyond this a scan of posts is as good. */
+const MAX_UNION_ARMS = 16;
+
+/** Screen names resolved per query; a name the corpus holds many times (renames) stays bounded. */
+const MAX_USERS_PER_NAME = 100;
+
+export function compileQuery(db: Db, query: string | QueryNode, options: CompileOptions = {}): CompiledQuery {
+  return compileWith(db, typeof query === 'string' ? parseQuery(query) : query, options, true);
+}
+
+function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion: boolean): CompiledQuery {
+  const users = userResolver(db);
+  const conjuncts = ast.kind === 'and' ? [...ast.children] : [ast];
+
+  // Top-level id bounds become a range on the driver's id column, not a filter.
+  let lowId = options.sinceId ?? null;
+  let highId = options.maxId ?? null;
+  const rest: QueryNode[] = [];
+  for (const c of conjuncts) {
+    if (c.kind === 'operator' && c.value.type === 'id' && c.op === 'since_id') {
+      lowId = lowId === null || c.value.id > lowId ? c.value.id : lowId;
+    } else if (c.kind === 'operator' && c.value.type === 'id' && c.op === 'max_id') {
+      highId = highId === null || c.value.id < highId ? c.value.id : highId;
+    } else rest.push(c);
+  }
+
+  // All text conjuncts become one MATCH (one FTS5 lookup instead of one per word).
+  const text = rest.filter(isTextTerm);
+  const fts = text.length > 0 ? ftsConjunction(text) : null;
+  const others = fts === null ? rest : rest.filter((c) => !text.includes(c));
+
+  const predicates: Sql[] = [];
+  if (options.replyDepth) {
+    predicates.push({ sql: 'p.reply_depth BETWEEN ? AND ?', params: [options.replyDepth.min, options.replyDepth.max] });
+  }
+
+  const pick = chooseDriver(others, users);
+  let driver: DriverKind = 'posts';
+  let from = 'posts AS p';
+  let bareFrom: string | null = null;
+  let idColumn = 'p.id';
+  let driverWhere: Sql = { sql: '1', params: [] };
+  if (pick) {
+    ({ driver, from, bareFrom, idColumn, driverWhere } = pick.plan);
+  } else if (fts !== null) {
+    driver = 'fts';
+    from = 'posts_fts CROSS JOIN posts AS p ON p.id = posts_fts.rowid';
+    bareFrom = 'posts_fts';
+    idColumn = 'posts_fts.rowid';
+    driverWhere = { sql: 'posts_fts MATCH ?', params: [fts] };
+  }
+  if (fts !== null && driver !== 'fts') predicates.push(ftsPredicate(fts));
+  for (const c of others) if (c !== pick?.node) predicates.push(predicate(c, users));
+
+  const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }) : null;
+  return { ast, driver, from, bareFrom, driverWhere, idColumn, where: joinSql(predicates, 'AND', '1'), lowId, highId, union };
+}
+
+/** (B1 OR B2) AND R = (B1 AND R) OR (B2 AND R): arms for the first OR whose branches all have a driver. */
+function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }): CompiledQuery[] | null {
+  const options: CompileOptions = {
+    ...(bounds.lowId !== null ? { sinceId: bounds.lowId } : {}),
+    ...(bounds.highId !== null ? { maxId: bounds.highId } : {}),
+    ...(bounds.replyDepth ? { replyDepth: bounds.replyDepth } : {}),
+  };
+  for (const or of conjuncts) {
+    if (or.kind !== 'or' || or.children.length > MAX_UNION_ARMS) continue;
+    const rest = conjuncts.filter((c) => c !== or);
+    const arms = or.children.map((branch) => {
+      const children = [...(branch.kind === 'and' ? branch.children : [branch]), ...rest];
+      const armAst: QueryNode = children.length === 1 ? children[0]! : { kind: 'and', children, start: or.start, end: or.end };
+      return compileWith(db, armAst, options, false);
+    });
+    if (arms.every((a) => a.driver !== 'posts')) return arms;
+  }
+  return null;
+}
+
+interface DriverPick {
+  node: QueryNode;
+  plan: { driver: DriverKind; from: string; bareFrom: string | null; idColumn: string; driverWhere: Sql };
+}
+
+// Most selective first, by what the operator means: one conversation or quoted post, one author,
+// one entity value; full text comes last because a common word can match most of the corpus.
+const DRIVER_ORDER: readonly OperatorNode['op'][] = ['conversation_id', 'quoted_tweet_id', 'from', 'mention', 'hashtag', 'cashtag'];
+
+const ENTITY = {
+  mention: { table: 'post_mentions', column: 'screen_name' },
+  hashtag: { table: 'post_hashtags', column: 'tag' },
+  cashtag: { table: 'post_symbols', column: 'symbol' },
+} as const;
+
+function chooseDriver(conjuncts: readonly QueryNode[], users: UserResolver): DriverPick | null {
+  for (const op of DRIVER_ORDER) {
+    for (const node of conjuncts) {
+      if (node.kind !== 'operator' || node.op !== op) continue;
+      const v = node.value;
+      const posts = { from: 'posts AS p', bareFrom: null, idColumn: 'p.id' };
+      if (op === 'conversation_id' && v.type === 'id') {
+        return { node, plan: { driver: 'conversation', ...posts, driverWhere: { sql: 'p.conversation_id = ?', params: [v.id] } } };
+      }
+      if (op === 'quoted_tweet_id' && v.type === 'id') {
+        return { node, plan: { driver: 'quoted', ...posts, driverWhere: { sql: 'p.quoted_status_id = ?', params: [v.id] } } };
+      }
+      if (op === 'from' && v.type === 'name') {
+        // One author walks the (user_id, id DESC) timeline index in order; several need a sort.
+        const ids = users(v.name);
+        if (ids.length === 1) {
+          return { node, plan: { driver: 'from', ...posts, driverWhere: { sql: 'p.user_id = ?', params: [ids[0]] } } };
+        }
+        continue;
+      }
+      if ((op === 'mention' || op === 'hashtag' || op === 'cashtag') && v.type === 'name') {
+        const e = ENTITY[op];
+        return {
+          node,
+          plan: {
+            driver: op,
+            from: `${e.table} AS d CROSS JOIN posts AS p ON p.id = d.post_id`,
+            bareFrom: `${e.table} AS d`,
+            idColumn: 'd.post_id',
+            driverWhere: { sql: `d.${e.column} = ?`, params: [v.name] },
+          },
+        };
+      }
+    }
+  }
+  return null;
+}
+
+function ftsPredicate(expr: string): Sql {
+  return { sql: 'EXISTS (SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND posts_fts.rowid = p.id)', params: [expr] };
+}
+
+function joinSql(parts: Sql[], op: 'AND' | 'OR', empty: string): Sql {
+  if (parts.length === 0) return { sql: empty, params: [] };
+  if (parts.length === 1) return parts[0]!;
+  return { sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`, params: parts.flatMap((p) => p.params) };
+}
+
+// Every predicate is true or false, never NULL, so a negation of it is exact: `-to:bob` keeps
+// posts that are not replies at all (a plain `=` on a NULL column would drop them).
+function predicate(node: QueryNode, users: UserResolver): Sql {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      return ftsPredicate(ftsExpression(node)!);
+    case 'not':
+      return { sql: `NOT ${wrap(predicate(node.child, users).sql)}`, params: predicate(node.child, users).params };
+    case 'and':
+    case 'or': {
+      const fts = ftsExpression(node);
+      if (fts !== null) return ftsPredicate(fts);
+      return joinSql(
+        node.children.map((c) => predicate(c, users)),
+        node.kind === 'and' ? 'AND' : 'OR',
+        '1',
+      );
+    }
+    case 'operator':
+      return operatorPredicate(node, users);
+  }
+}
+
+const wrap = (sql: string) => (sql.startsWith('(') || /^\w+$/.test(sql) ? sql : `(${sql})`);
+
+function operatorPredicate(node: OperatorNode, users: UserResolver): Sql {
+  const v = node.value;
+  switch (node.op) {
+    case 'from': {
+      const ids = v.type === 'name' ? users(v.name) : [];
+      if (ids.length === 0) return { sql: '0', params: [] };
+      return { sql: `p.user_id IN (${ids.map(() => '?').join(', ')})`, params: ids };
+    }
+    case 'to': {
+      const name = v.type === 'name' ? v.name : '';
+      const ids = users(name);
+      const byName: Sql = { sql: 'p.in_reply_to_screen_name IS ? COLLATE NOCASE', params: [name] };
+      if (ids.length === 0) return byName;
+      return {
+        sql: `(${byName.sql} OR coalesce(p.in_reply_to_user_id IN (${ids.map(() => '?').join(', ')}), 0))`,
+        params: [...byName.params, ...ids],
+      };
+    }
+    case 'mention':
+    case 'hashtag':
+    case 'cashtag': {
+      const e = ENTITY[node.op];
+      return { sql: `EXISTS (SELECT 1 FROM ${e.table} AS e WHERE e.${e.column} = ? AND e.post_id = p.id)`, params: [nameOf(v)] };
+    }
+    case 'url':
+      return {
+        sql: "EXISTS (SELECT 1 FROM post_urls AS e WHERE e.post_id = p.id AND e.url LIKE ? ESCAPE '\\')",
+        params: [`%${nameOf(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+      };
+    case 'conversation_id':
+      return { sql: 'p.conversation_id = ?', params: [idOf(v)] };
+    case 'since_id':
+      return { sql: 'p.id > ?', params: [idOf(v)] };
+    case 'max_id':
+      return { sql: 'p.id <= ?', params: [idOf(v)] };
+    case 'quoted_tweet_id':
+      return { sql: 'p.quoted_status_id IS ?', params: [idOf(v)] };
+    case 'since':
+    case 'since_time':
+      return { sql: 'p.created_at_us >= ?', params: [timeOf(v)] };
+    case 'until':
+    case 'until_time':
+      return { sql: 'p.created_at_us < ?', params: [timeOf(v)] };
+    case 'lang':
+      return { sql: 'p.lang = ? COLLATE NOCASE', params: [nameOf(v)] };
+    case 'min_faves':
+      return { sql: 'p.favorite_count >= ?', params: [countOf(v)] };
+    case 'min_retweets':
+      return { sql: 'p.retweet_count >= ?', params: [countOf(v)] };
+    case 'min_replies':
+      return { sql: 'p.reply_count >= ?', params: [countOf(v)] };
+    case 'filter':
+      switch (v.type === 'filter' ? v.filter : 'replies') {
+        case 'replies':
+          return { sql: 'p.in_reply_to_status_id IS NOT NULL', params: [] };
+        case 'quote':
+          return { sql: '(p.is_quote_status = 1 OR p.quoted_status_id IS NOT NULL)', params: [] };
+        case 'links':
+          return { sql: 'p.has_links = 1', params: [] };
+        case 'media':
+          return { sql: 'p.has_media = 1', params: [] };
+        case 'self_threads':
+          // A reply to the author's own post: the platform's self-thread (a thread's later parts).
+          return { sql: '(p.in_reply_to_status_id IS NOT NULL AND p.in_reply_to_user_id IS p.user_id)', params: [] };
+      }
+  }
+}
+
+const nameOf = (v: OperatorNode['value']) => (v.type === 'name' ? v.name : '');
+const idOf = (v: OperatorNode['value']) => (v.type === 'id' ? v.id : -1n);
+const timeOf = (v: OperatorNode['value']) => (v.type === 'time_us' ? v.us : 0);
+const countOf = (v: OperatorNode['value']) => (v.type === 'count' ? v.n : 0);
+
+type UserResolver = (screenNameLower: string) => bigint[];
+
+const userStatements = new WeakMap<Db, Statement<unknown[]>>();
+
+/** Screen name -> user ids, once per name per compile (BigInt, read with safeIntegers). */
+function userResolver(db: Db): UserResolver {
+  let stmt = userStatements.get(db);
+  if (!stmt) {
+    stmt = db.prepare<unknown[]>('SELECT id FROM social_users WHERE screen_name_lower = ? ORDER BY id LIMIT ?').pluck().safeIntegers(true);
+    userStatements.set(db, stmt);
+  }
+  const users = stmt;
+  const cache = new Map<string, bigint[]>();
+  return (name) => {
+    let ids = cache.get(name);
+    if (!ids) {
+      ids = users.all(name, MAX_USERS_PER_NAME) as bigint[];
+      cache.set(name, ids);
+    }
+    return ids;
+  };
+}

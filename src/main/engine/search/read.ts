@@ -1,0 +1,50 @@
+import type { Engine } from '../engine';
+import { fail } from '../errors';
+import { findPost } from '../reads/details';
+import type { ReadResult } from '../reads/result';
+import { timelineTweet, type JsonObject } from '../serialize/tweet';
+import type { SearchType } from './cursor';
+import { MAX_QUERY_LENGTH } from './lexer';
+import { searchPage } from './page';
+import { openSearchCursor, sealSearchCursor } from './sealed-cursor';
+
+/** The synchronous search's page size: a timeline page's (spec 8: about 20, not adjustable). */
+export const SEARCH_PAGE_SIZE = 20;
+
+export interface SearchResultsPage extends JsonObject {
+  next_cursor: string;
+  tweets: JsonObject[];
+}
+
+const TYPES: readonly SearchType[] = ['Latest', 'Top'];
+
+/**
+ * One page of the synchronous search (`GET /social/search`, an extension): 20 tweets in the
+ * timeline shape, newest first (Latest) or best first (Top). The raw request strings are checked
+ * here so HTTP and IPC refuse the same input. next_cursor follows the timelines' rule
+ * (docs/decisions.md): a page with tweets always carries a sealed cursor, an empty page "".
+ */
+export function readSearch(engine: Pick<Engine, 'db' | 'ids' | 'clock'>, raw: { query?: unknown; type?: unknown; cursor?: unknown }): ReadResult<SearchResultsPage> {
+  const query = text('query', raw.query, MAX_QUERY_LENGTH);
+  if (query === undefined || query.trim() === '') throw fail.missing('query');
+  const typeText = text('type', raw.type, 16) ?? 'Latest';
+  const type = TYPES.find((t) => t === typeText);
+  if (!type) throw fail.invalid('type', `expected Latest or Top (case matters), got '${typeText.replace(/[^\x20-\x7e]/g, '?')}'.`);
+  const cursor = raw.cursor === undefined ? null : openSearchCursor(engine, query, type, raw.cursor);
+  const page = searchPage(engine.db, { query, type, cursor, limit: SEARCH_PAGE_SIZE });
+  const tweets: JsonObject[] = [];
+  for (const id of page.ids) {
+    const row = findPost(engine, id);
+    if (row) tweets.push(timelineTweet(row));
+  }
+  const next_cursor = page.endCursor === null ? '' : sealSearchCursor(engine, query, type, page.endCursor);
+  return { value: { next_cursor, tweets }, items: tweets.length };
+}
+
+function text(parameter: string, raw: unknown, maxLength: number): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (Array.isArray(raw)) throw fail.invalid(parameter, 'give it once, not several times.');
+  if (typeof raw !== 'string') throw fail.invalid(parameter, 'expected text.');
+  if (raw.length > maxLength) throw fail.invalid(parameter, `too long: at most ${maxLength} characters.`);
+  return raw;
+}
