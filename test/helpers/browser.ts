@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot } from './skein-process';
@@ -14,7 +13,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [...FLAGS, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'skein-chromium-'))}`],
+    // Playwright gives each launch its own temporary profile (it refuses --user-data-dir here).
+    args: FLAGS,
     headless: true,
   });
 }

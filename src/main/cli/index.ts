@@ -1,9 +1,15 @@
 import { type Command, UsageError } from './command';
 import { serveCommand } from './serve';
+import { webhooksCommand } from './webhooks';
+import { usersCommand } from './users';
+import { creditsCommand } from './credits';
+import { keysCommand } from './keys';
+import { seedCommand } from './seed';
+import { importCommand } from './import';
 import { MigrationError } from '../engine/store/migrate';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand];
+const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,22 +1,106 @@
-import { app, BrowserWindow } from 'electron';
+import { app, type BrowserWindow, dialog, Menu } from 'electron';
 import { join } from 'node:path';
+import { seedDemoIfEmpty } from '../engine/corpus/seed';
+import { createEngine, type Engine } from '../engine/engine';
+import { createHandlers } from '../engine/handlers';
+import { EventHub } from '../engine/handlers/event-hub';
+import { startImport } from '../engine/handlers/imports';
+import { exportsDir } from '../engine/jobs/files';
+import { setListenerBaseUrl, startJobRunner, type JobRunner } from '../engine/jobs';
+import { defaultDataDir } from '../engine/paths';
+import { buildHttpApp } from '../http/app';
+import { listenerUrl } from '../http/app-page';
+import { desktopApiKey } from './desktop-key';
+import { registerIpc } from './ipc';
+import { type KeytarLike, openKeychain } from './keychain';
+import { buildMenu } from './menu';
+import { betterSqliteBinding, keytarPath } from './native';
+import { notifyJobEnds } from './notifications';
+import { createMainWindow } from './window';
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+// The desktop shell: one window over the engine, the contract over IPC, the local API for scripts
+// in the same process. Kept small: everything that can live in the engine does.
+
+const API_PORT = 7878;
+const dataDir = process.env.SKEIN_DATA_DIR ?? defaultDataDir();
+
+// One instance per data dir: Electron's single-instance lock lives in userData, so pointing
+// userData into the data dir makes the lock per data dir (two data dirs, two windows).
+app.setPath('userData', join(dataDir, 'electron'));
+if (!app.requestSingleInstanceLock({ dataDir })) {
+  app.quit();
+} else {
+  let win: BrowserWindow | null = null;
+  const window = () => (win && !win.isDestroyed() ? win : null);
+  app.on('second-instance', () => {
+    const w = window();
+    if (!w) return;
+    if (w.isMinimized()) w.restore();
+    w.focus();
   });
-  win.once('ready-to-show', () => win.show());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(__dirname, '../renderer/index.html'));
-}
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+  void app.whenReady().then(async () => {
+    let engine: Engine;
+    const nativeBinding = betterSqliteBinding();
+    try {
+      engine = createEngine({ dataDir, ...(nativeBinding ? { nativeBinding } : {}) });
+    } catch (err) {
+      dialog.showErrorBox('Skein cannot open its data', `${(err as Error).message}\n\nData dir: ${dataDir}`);
+      app.exit(1);
+      return;
+    }
+    seedDemoIfEmpty(engine);
+
+    // The local API for scripts, in process: 7878 when free, otherwise any free port.
+    const http = await buildHttpApp(engine, {});
+    try {
+      await http.listen({ port: API_PORT, host: '127.0.0.1' });
+    } catch {
+      await http.listen({ port: 0, host: '127.0.0.1' });
+    }
+    const apiUrl = () => listenerUrl(http);
+    setListenerBaseUrl(engine.db, apiUrl()!);
+    const jobs: JobRunner = startJobRunner(engine, nativeBinding ? { nativeBinding } : {});
+
+    const events = new EventHub();
+    const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl });
+    const imports = new Set<Promise<unknown>>();
+    const unregister = registerIpc(engine, appHandlers, window, apiUrl);
+    const stopNotifications = notifyJobEnds(events, window);
+    Menu.setApplicationMenu(
+      buildMenu({ window, events, exportsDir: exportsDir(dataDir), importPaths: (paths) => startImport(engine, events, { paths }, imports) }),
+    );
+
+    // Secrets in the OS keychain (docs/decisions.md "Secrets"): the desktop's own API key.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Electron build of keytar, by path (native.ts)
+    const keychain = await openKeychain(() => require(keytarPath()) as KeytarLike);
+    if (!keychain.available) console.warn(keychain.reason);
+    await desktopApiKey(engine, keychain).catch((err: unknown) => console.warn(`Skein: desktop API key: ${(err as Error).message}`));
+
+    win = createMainWindow();
+    app.on('activate', () => {
+      if (!window()) win = createMainWindow();
+    });
+
+    let quitting = false;
+    app.on('before-quit', (event) => {
+      if (quitting) return;
+      quitting = true;
+      event.preventDefault();
+      stopNotifications();
+      unregister();
+      appHandlers.close();
+      void jobs
+        .stop()
+        .then(() => http.close())
+        .finally(() => {
+          engine.close();
+          app.exit(0);
+        });
+    });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+}

@@ -1,8 +1,66 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEngineEvents } from './api/events';
+import { Layout } from './components/Layout';
+import { useRoute } from './router';
+import { HomeView } from './views/home/HomeView';
+import { TimelineView } from './views/timeline/TimelineView';
+import { PostView } from './views/post/PostView';
+import { ArticleView } from './views/article/ArticleView';
+import { SpaceView } from './views/space/SpaceView';
+import { SearchView } from './views/search/SearchView';
+import { JobsView } from './views/jobs/JobsView';
+import { ExportsView } from './views/exports/ExportsView';
+import { SettingsView } from './views/settings/SettingsView';
+import { Empty } from './components/States';
+import { WindowDrop } from './components/WindowDrop';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Local data: no refetch storms on focus; a failed call is shown, not retried three times
+      // (a retried metered read would cost credits again).
+      refetchOnWindowFocus: false,
+      retry: false,
+      staleTime: 30_000,
+    },
+  },
+});
+
+function Routes() {
+  useEngineEvents();
+  const { parts } = useRoute();
+  const [section = '', id] = parts;
+  switch (section) {
+    case '':
+      return <HomeView />;
+    case 'timeline':
+      return <TimelineView />;
+    case 'post':
+      return <PostView id={id ?? ''} />;
+    case 'article':
+      return <ArticleView id={id ?? ''} />;
+    case 'space':
+      return <SpaceView id={id ?? ''} />;
+    case 'search':
+      return <SearchView />;
+    case 'jobs':
+      return <JobsView />;
+    case 'exports':
+      return <ExportsView />;
+    case 'settings':
+      return <SettingsView />;
+    default:
+      return <Empty title="No such page">Use the sections on the left.</Empty>;
+  }
+}
+
 export function App() {
   return (
-    <main>
-      <h1>Skein</h1>
-      <p>Your social-data research desk.</p>
-    </main>
+    <QueryClientProvider client={queryClient}>
+      <Layout>
+        <Routes />
+      </Layout>
+      <WindowDrop />
+    </QueryClientProvider>
   );
 }

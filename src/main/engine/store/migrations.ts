@@ -1,9 +1,15 @@
 // The schema as numbered migrations: SQL text in TypeScript modules, so the build, vitest, tsx and
 // worker threads all load them the same way and the packaged app cannot lose a file.
 // Numbering: 001-009 corpus, 010-019 API users and keys, 020-029 ledger and limits,
-// 030-039 jobs, exports and webhooks. Each is applied once, in order, in its own transaction.
+// 030-039 jobs, exports and webhooks, 040-049 search indexes. Each is applied once, in order,
+// in its own transaction.
 import m001 from './migrations/001_corpus';
 import m010 from './migrations/010_api_users';
+import m011 from './migrations/011_secrets';
+import m020 from './migrations/020_ledger';
+import m030 from './migrations/030_jobs';
+import m031 from './migrations/031_webhooks';
+import m040 from './migrations/040_search';
 
 export interface Migration {
   id: number;
@@ -14,4 +20,9 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { id: 1, name: '001_corpus', sql: m001 },
   { id: 10, name: '010_api_users', sql: m010 },
+  { id: 11, name: '011_secrets', sql: m011 },
+  { id: 20, name: '020_ledger', sql: m020 },
+  { id: 30, name: '030_jobs', sql: m030 },
+  { id: 31, name: '031_webhooks', sql: m031 },
+  { id: 40, name: '040_search', sql: m040 },
 ];

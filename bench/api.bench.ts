@@ -1,0 +1,191 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { type Bench, median, percentile, sideBySide, throughput } from './lib';
+import { seedCorpus, type Scale } from '../src/main/engine/corpus/seed';
+import { createEngine, type Engine } from '../src/main/engine/engine';
+import { createKey } from '../src/main/engine/keys';
+import { grant } from '../src/main/engine/ledger';
+import { readTimeline } from '../src/main/engine/reads';
+
+// The local API through the whole stack (issue 4). Servers run in their own processes
+// (bench/api-server.ts) and this process is the client: keep-alive connections, a fixed number of
+// requests in flight. Targets: post details at least half the requests/s of a bare node:http
+// server answering a body of the same size; timeline pages p99 under 5 ms on the large corpus.
+
+interface Server {
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startServer(args: string[]): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'api-server.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return {
+    port,
+    child,
+    stop: () => new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+function get(agent: Agent, port: number, path: string, key: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** `total` requests with `concurrency` in flight; returns how many succeeded (status 200). */
+async function load(port: number, path: string, key: string, total: number, concurrency: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  let next = 0;
+  let ok = 0;
+  const worker = async () => {
+    while (next < total) {
+      next++;
+      if ((await get(agent, port, path, key)).status === 200) ok++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  if (ok !== total) throw new Error(`${total - ok} of ${total} requests failed`);
+  return ok;
+}
+
+interface Prepared {
+  dataDir: string;
+  key: string;
+  postId: string;
+  busiestUserId: string;
+}
+
+/** A seeded corpus plus a funded key with the largest rate limit, closed again for the server. */
+function prepare(dir: string, scale: Scale, log: (m: string) => void): Prepared {
+  const dataDir = join(dir, `data-${scale}`);
+  const engine: Engine = createEngine({ dataDir });
+  try {
+    const t0 = Date.now();
+    const tour = seedCorpus(engine.db, { scale, seed: 1 });
+    log(`seeded ${scale} corpus (${tour.posts} posts) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const created = createKey(engine, 'bench');
+    grant(engine.db, { transferId: 'bench:fund', userId: created.user.id, amount: 1_000_000_000, nowMs: engine.clock.nowMs() });
+    engine.db.prepare('UPDATE api_users SET per_minute_limit = 100000 WHERE id = ?').run(created.user.id);
+    const busiest = engine.db
+      .prepare('SELECT user_id FROM posts p JOIN social_users u ON u.id = p.user_id WHERE u.protected = 0 GROUP BY user_id ORDER BY count(*) DESC LIMIT 1')
+      .safeIntegers(true)
+      .get() as { user_id: bigint };
+    return { dataDir, key: created.key, postId: tour.ids_above_2_53.post_id_str, busiestUserId: busiest.user_id.toString() };
+  } finally {
+    engine.close();
+  }
+}
+
+const detailsBench: Bench = {
+  name: 'api: post details through the whole stack',
+  unit: 'req/s',
+  higherIsBetter: true,
+  target: 'ratio >= 0.5',
+  baselineName: 'bare node:http, fixed body of the same size',
+  async run(ctx) {
+    const p = prepare(ctx.dir, 'small', ctx.log);
+    const skein = await startServer(['skein', p.dataDir]);
+    try {
+      const path = `/social/tweets/${p.postId}`;
+      const sample = await get(new Agent(), skein.port, path, p.key);
+      if (sample.status !== 200) throw new Error(`details answered ${sample.status}: ${sample.body}`);
+      const bodyFile = join(ctx.dir, 'body.json');
+      writeFileSync(bodyFile, sample.body);
+      const bare = await startServer(['bare', bodyFile]);
+      try {
+        const total = ctx.quick ? 2_000 : 20_000;
+        const concurrency = 16;
+        await load(skein.port, path, p.key, 200, concurrency); // warm-up: JIT, page cache
+        await load(bare.port, path, p.key, 200, concurrency);
+        const r = await sideBySide(
+          ctx.quick ? 3 : 5,
+          () => throughput(() => load(skein.port, path, p.key, total, concurrency)),
+          () => throughput(() => load(bare.port, path, p.key, total, concurrency)),
+        );
+        return { ...r, extra: { body_bytes: Buffer.byteLength(sample.body), requests_per_run: total, concurrency } };
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      await skein.stop();
+    }
+  },
+};
+
+const timelineBench: Bench = {
+  name: 'api: timeline page latency (p99)',
+  unit: 'ms',
+  higherIsBetter: false,
+  target: 'p99 < 5 ms (large corpus)',
+  baselineName: 'readTimeline in-process (no HTTP)',
+  async run(ctx) {
+    const scale: Scale = ctx.quick ? 'small' : 'large';
+    const p = prepare(ctx.dir, scale, ctx.log);
+    const skein = await startServer(['skein', p.dataDir]);
+    const engine = createEngine({ dataDir: p.dataDir });
+    try {
+      const pages = ctx.quick ? 300 : 3_000;
+      const all: number[] = [];
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const base = `/social/user/${p.busiestUserId}/tweets-and-replies`;
+      // Walks the busiest user's timeline page by page (restarting at the end), one request at a time.
+      const overHttp = async () => {
+        const times: number[] = [];
+        let cursor = '';
+        for (let i = 0; i < pages; i++) {
+          const t0 = process.hrtime.bigint();
+          const res = await get(agent, skein.port, cursor ? `${base}?cursor=${cursor}` : base, p.key);
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          if (res.status !== 200) throw new Error(`timeline answered ${res.status}: ${res.body}`);
+          cursor = (JSON.parse(res.body) as { next_cursor: string }).next_cursor;
+        }
+        all.push(...times);
+        return percentile(times, 99);
+      };
+      const inProcess = () => {
+        const times: number[] = [];
+        let cursor: string | undefined;
+        for (let i = 0; i < pages; i++) {
+          const t0 = process.hrtime.bigint();
+          const page = readTimeline(engine, 'tweets-and-replies', p.busiestUserId, cursor).value;
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          cursor = page.next_cursor || undefined;
+        }
+        return percentile(times, 99);
+      };
+      await overHttp(); // warm-up
+      all.length = 0;
+      const r = await sideBySide(3, overHttp, inProcess);
+      agent.destroy();
+      return { ...r, extra: { p50_ms: median(all), p99_ms: percentile(all, 99), max_ms: Math.max(...all), pages_per_run: pages, scale } };
+    } finally {
+      engine.close();
+      await skein.stop();
+    }
+  },
+};
+
+export default [detailsBench, timelineBench];

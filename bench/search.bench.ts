@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Bench, sideBySide, throughput, withPeakRss } from './lib';
+import { seedCorpus, type Scale } from '../src/main/engine/corpus/seed';
+import { countMatches, searchPage, TOP_SCORE_SQL, type SearchType } from '../src/main/engine/search';
+import { openDb, type Db } from '../src/main/engine/store/db';
+import { migrate } from '../src/main/engine/store/migrate';
+
+// Search benchmarks (issue 6): Skein's parse + compile + keyset page next to hand-written SQL for
+// the same question on the same seeded corpus. Quick: the small corpus (2,000 posts); full: the
+// large one (1,000,000 posts). Nothing here asserts a timing.
+
+// One seeded corpus per process and scale, shared by the benches below (seeding the large one
+// takes minutes); removed when the process exits. SKEIN_BENCH_SEARCH_DB names an already seeded
+// corpus file to use instead (opened as is, never modified beyond ANALYZE).
+const seeded = new Map<Scale, string>();
+
+function corpus(ctx: { quick: boolean }): { db: Db; scale: Scale } {
+  const scale: Scale = ctx.quick ? 'small' : 'large';
+  const given = process.env.SKEIN_BENCH_SEARCH_DB;
+  let file = given ?? seeded.get(scale);
+  if (!file) {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-search-bench-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    file = join(dir, 'search.db');
+    const db = openDb(file);
+    migrate(db);
+    seedCorpus(db, { scale, seed: 1 });
+    db.exec('ANALYZE');
+    db.close();
+    seeded.set(scale, file);
+  }
+  const db = openDb(file);
+  migrate(db);
+  if (given) db.exec('ANALYZE');
+  return { db, scale };
+}
+
+/** Values taken from the corpus itself, so the queries match something at every scale. */
+function samples(db: Db) {
+  const one = (sql: string) => db.prepare(sql).safeIntegers(true).pluck().get() as bigint | string;
+  return {
+    tag: one('SELECT tag FROM post_hashtags GROUP BY tag ORDER BY count(*) DESC LIMIT 1') as string,
+    symbol: one('SELECT symbol FROM post_symbols GROUP BY symbol ORDER BY count(*) DESC LIMIT 1') as string,
+    user: one('SELECT u.screen_name_lower FROM posts p JOIN social_users u ON u.id = p.user_id GROUP BY p.user_id ORDER BY count(*) DESC LIMIT 1') as string,
+    userId: one('SELECT user_id FROM posts GROUP BY user_id ORDER BY count(*) DESC LIMIT 1') as bigint,
+    conversation: one('SELECT conversation_id FROM posts WHERE reply_depth > 0 GROUP BY conversation_id ORDER BY count(*) DESC LIMIT 1') as bigint,
+  };
+}
+
+// [query, the same question as hand-written SQL returning ids newest first]
+function cases(db: Db): [string, string, unknown[]][] {
+  const s = samples(db);
+  return [
+    [`#${s.tag}`, 'SELECT post_id FROM post_hashtags WHERE tag = ? ORDER BY post_id DESC LIMIT 21', [s.tag]],
+    [`$${s.symbol}`, 'SELECT post_id FROM post_symbols WHERE symbol = ? ORDER BY post_id DESC LIMIT 21', [s.symbol]],
+    [`from:${s.user}`, 'SELECT id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 21', [s.userId]],
+    ['chart', "SELECT rowid FROM posts_fts WHERE posts_fts MATCH '\"chart\"' ORDER BY rowid DESC LIMIT 21", []],
+    ['"second chart"', "SELECT rowid FROM posts_fts WHERE posts_fts MATCH '\"second chart\"' ORDER BY rowid DESC LIMIT 21", []],
+    [
+      `#${s.tag} lang:en -filter:replies`,
+      'SELECT h.post_id FROM post_hashtags h JOIN posts p ON p.id = h.post_id WHERE h.tag = ? AND p.lang = ? AND p.in_reply_to_status_id IS NULL ORDER BY h.post_id DESC LIMIT 21',
+      [s.tag, 'en'],
+    ],
+    [`conversation_id:${s.conversation}`, 'SELECT id FROM posts WHERE conversation_id = ? ORDER BY id DESC LIMIT 21', [s.conversation]],
+    ['min_faves:50', 'SELECT id FROM posts WHERE favorite_count >= 50 ORDER BY id DESC LIMIT 21', []],
+    [
+      `from:${s.user} OR #${s.tag}`,
+      'SELECT id FROM (SELECT id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 21) UNION ' +
+        'SELECT id FROM (SELECT post_id AS id FROM post_hashtags WHERE tag = ? ORDER BY post_id DESC LIMIT 21) ORDER BY id DESC LIMIT 21',
+      [s.userId, s.tag],
+    ],
+  ];
+}
+
+const firstPages: Bench = {
+  name: 'search: first page of 20 (9 query shapes)',
+  unit: 'pages/s',
+  higherIsBetter: true,
+  target: 'ratio >= 0.5 (parse + compile + keyset page vs hand-written SQL)',
+  baselineName: 'hand-written SQL for the same question, prepared once',
+  async run(ctx) {
+    const { db, scale } = corpus(ctx);
+    const list = cases(db);
+    const prepared = list.map(([, sql, params]) => ({ stmt: db.prepare(sql).safeIntegers(true).pluck(), params }));
+    const rounds = ctx.quick ? 200 : 100;
+    const perQuery: Record<string, number | string> = {};
+    for (const [query] of list) {
+      const t = await throughput(() => {
+        for (let i = 0; i < rounds; i++) searchPage(db, { query, limit: 20 });
+        return rounds;
+      });
+      perQuery[`${query.slice(0, 40)} pages/s`] = Math.round(t);
+    }
+    const r = await sideBySide(
+      ctx.quick ? 3 : 5,
+      () => throughput(() => {
+        for (let i = 0; i < rounds; i++) for (const [query] of list) searchPage(db, { query, limit: 20 });
+        return rounds * list.length;
+      }),
+      () => throughput(() => {
+        for (let i = 0; i < rounds; i++) for (const p of prepared) p.stmt.all(...p.params);
+        return rounds * list.length;
+      }),
+    );
+    db.close();
+    return { ...r, extra: { scale, ...perQuery } };
+  },
+};
+
+function pageAll(db: Db, query: string, type: SearchType): number {
+  let cursor: string | null = null;
+  let rows = 0;
+  do {
+    const page = searchPage(db, { query, type, cursor, limit: 1000 });
+    rows += page.ids.length;
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return rows;
+}
+
+function streamAll(db: Db, sql: string): number {
+  let rows = 0;
+  for (const _ of db.prepare(sql).safeIntegers(true).pluck().iterate()) rows++;
+  return rows;
+}
+
+function pagingBench(type: SearchType): Bench {
+  const order = type === 'Latest' ? 'p.id DESC' : `${TOP_SCORE_SQL} DESC, p.id DESC`;
+  return {
+    name: `search: page through every match, ${type} (lang:en, pages of 1000)`,
+    unit: 'rows/s',
+    higherIsBetter: true,
+    target: 'ratio >= 0.5, flat memory',
+    baselineName: 'one streaming SELECT of all matches in the same order (no paging)',
+    async run(ctx) {
+      const { db, scale } = corpus(ctx);
+      const query = 'lang:en';
+      const total = countMatches(db, { query });
+      let peakSubject = 0;
+      let peakBaseline = 0;
+      const r = await sideBySide(
+        ctx.quick ? 3 : 1,
+        async () => {
+          const { value, peakRssMb } = await withPeakRss(() => throughput(() => pageAll(db, query, type)));
+          peakSubject = Math.max(peakSubject, peakRssMb);
+          return value;
+        },
+        async () => {
+          const { value, peakRssMb } = await withPeakRss(() => throughput(() => streamAll(db, `SELECT p.id FROM posts AS p WHERE p.lang = 'en' ORDER BY ${order}`)));
+          peakBaseline = Math.max(peakBaseline, peakRssMb);
+          return value;
+        },
+      );
+      db.close();
+      return {
+        subject: { ...r.subject, peakRssMb: peakSubject },
+        baseline: { ...r.baseline, peakRssMb: peakBaseline },
+        extra: { scale, rows: total },
+      };
+    },
+  };
+}
+
+export default [firstPages, pagingBench('Latest'), pagingBench('Top')] satisfies Bench[];

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { createEngine, dbFileOf, type Engine } from '../engine/engine';
+import { findUserByName } from '../engine/keys';
+import { UsageError } from './command';
+
+/**
+ * Opens the engine of an existing data dir for a short CLI command. It runs beside a running app
+ * safely: SQLite WAL plus the busy timeout, and each command is one short write transaction.
+ */
+export function openExistingDataDir(dataDir: string): Engine {
+  if (!existsSync(dbFileOf(dataDir))) {
+    throw new UsageError(`No Skein data in ${dataDir}: start the app or 'skein serve' once, or pass --data-dir.`);
+  }
+  return createEngine({ dataDir });
+}
+
+/** The api user named on the command line, or a usage error that lists what exists. */
+export function userByName(engine: Engine, name: unknown): { id: number; name: string; per_minute_limit: number } {
+  if (typeof name !== 'string' || name === '') throw new UsageError('--user NAME is required.');
+  const user = findUserByName(engine.db, name);
+  if (!user) {
+    const names = (engine.db.prepare('SELECT name FROM api_users ORDER BY id LIMIT 20').all() as { name: string }[]).map((r) => r.name);
+    throw new UsageError(`No api user named '${name}'. Users: ${names.join(', ')}.`);
+  }
+  return user;
+}

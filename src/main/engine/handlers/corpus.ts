@@ -1,0 +1,55 @@
+import type { CorpusSummary, TourStop } from '../../../shared/contract';
+import type { Engine } from '../engine';
+import { getCorpusSummary, getTour } from '../corpus/summary';
+
+interface TourJson {
+  protected_user?: { id_str: string; screen_name: string; note?: string };
+  article_post?: { id_str: string; title?: string; note?: string };
+  space?: { id: string; title?: string; note?: string };
+  large_conversation_root?: { id_str: string; replies?: number; note?: string };
+  self_thread_root?: { id_str: string; note?: string };
+  quote_post?: { id_str: string; note?: string };
+  deep_reply?: { id_str: string; depth?: number; note?: string };
+  spam_reply?: { id_str: string; note?: string };
+  wallet_reply?: { id_str: string; note?: string };
+  ids_above_2_53?: { user_id_str: string; post_id_str: string; note?: string };
+  small_id_user?: { id_str: string; screen_name?: string; note?: string };
+}
+
+/** The seed's tour (corpus_meta 'tour', ids as strings) as stops the home screen can link. */
+export function tourStops(tour: TourJson | null): TourStop[] {
+  if (!tour) return [];
+  const stops: TourStop[] = [];
+  const add = (kind: TourStop['kind'], id: string | undefined, label: string) => {
+    if (id && /^[\w-]{1,40}$/.test(id)) stops.push({ kind, id, label });
+  };
+  add('article', tour.article_post?.id_str, `An article: “${tour.article_post?.title ?? 'untitled'}”`);
+  add('space', tour.space?.id, `An ended space: “${tour.space?.title ?? 'untitled'}”`);
+  add('conversation', tour.large_conversation_root?.id_str, `A large conversation (${tour.large_conversation_root?.replies ?? 'many'} replies)`);
+  add('post', tour.self_thread_root?.id_str, 'A self-thread');
+  add('post', tour.quote_post?.id_str, 'A quote post');
+  add('post', tour.deep_reply?.id_str, `A deep reply (level ${tour.deep_reply?.depth ?? 3})`);
+  add('post', tour.spam_reply?.id_str, 'A spam-like reply');
+  add('post', tour.wallet_reply?.id_str, 'A reply carrying a wallet-like string');
+  add('user', tour.protected_user?.id_str, `A protected user (@${tour.protected_user?.screen_name ?? '?'})`);
+  add('user', tour.ids_above_2_53?.user_id_str, 'A user whose id is above 2^53');
+  add('post', tour.ids_above_2_53?.post_id_str, 'A post whose id is above 2^53');
+  add('user', tour.small_id_user?.id_str, `A user with a small id (@${tour.small_id_user?.screen_name ?? '?'})`);
+  return stops;
+}
+
+/** Figures of the corpus: aggregate counts are not items of data, so they are not metered. */
+export function corpusSummary(engine: Engine): CorpusSummary {
+  const s = getCorpusSummary(engine.db);
+  const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso.replace(/\.(\d{3})\d*Z$/, '.$1Z')));
+  return {
+    users: s.users,
+    posts: s.posts,
+    replies: s.replies,
+    articles: s.articles,
+    spaces: s.spaces,
+    first_post_ms: ms(s.first_post_at),
+    last_post_ms: ms(s.last_post_at),
+    tour: tourStops(getTour(engine.db) as TourJson | null),
+  };
+}

@@ -1,0 +1,97 @@
+import { statSync } from 'node:fs';
+import type { AppInfo, Handlers } from '../../../shared/contract';
+import type { Engine } from '../engine';
+import type { EventHub } from './event-hub';
+import { StoreWatcher } from './watch';
+import { corpusSummary } from './corpus';
+import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
+import { searchResults } from './search';
+import { cancelAppJob, createAppJob, estimateJob, getAppJob, listJobs, retryAppJob } from './jobs';
+import { listExports, previewExport } from './exports';
+import { appInbox } from './inbox';
+import { startImport } from './imports';
+import {
+  createApiKey, deliveries, grantCredits, ledgerOf, listApiKeys, listUsers, revokeApiKey, setLimit, setWebhook,
+} from './settings';
+
+export interface HandlerDeps {
+  events: EventHub;
+  mode: 'desktop' | 'headless';
+  /** The local API's base URL once it listens (scripts, datafile links), or null. */
+  apiUrl(): string | null;
+  version?: string;
+}
+
+export interface AppHandlers {
+  handlers: Handlers;
+  events: EventHub;
+  watcher: StoreWatcher;
+  /** Resolves when running imports have ended (tests, shutdown). */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The contract's handler map, implemented once over the engine. The transports (IPC in the desktop
+ * shell, HTTP + SSE in headless mode) only carry calls to these functions.
+ */
+export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
+  const watcher = new StoreWatcher(engine, deps.events);
+  const imports = new Set<Promise<unknown>>();
+  watcher.start();
+  const handlers: Handlers = {
+    'app.info': async (): Promise<AppInfo> => ({
+      version: deps.version ?? '0.1.0',
+      mode: deps.mode,
+      data_dir: engine.dataDir,
+      db_file: engine.dbFile,
+      db_bytes: fileBytes(engine.dbFile) + fileBytes(`${engine.dbFile}-wal`),
+      api_url: deps.apiUrl(),
+      capabilities: { corpus: true, reads: true, search: true, jobs: true, keys: true, credits: true, webhooks: true, import: true },
+    }),
+    'corpus.summary': async () => corpusSummary(engine),
+    'users.lookup': async (args) => lookupUser(engine, args),
+    'timeline.page': async (args) => timelinePage(engine, args),
+    'post.get': async (args) => postDetail(engine, args),
+    'post.replies': async (args) => replyTree(engine, args),
+    'article.get': async (args) => articleDetail(engine, args),
+    'space.get': async (args) => spaceDetail(engine, args),
+    'search.page': async (args) => searchResults(engine, args),
+    'jobs.estimate': async (args) => estimateJob(engine, args),
+    'jobs.create': async (args) => createAppJob(engine, args),
+    'jobs.list': async () => listJobs(engine, deps.apiUrl()),
+    'jobs.get': async (args) => getAppJob(engine, args, deps.apiUrl()),
+    'jobs.cancel': async (args) => cancelAppJob(engine, args, deps.apiUrl()),
+    'jobs.retry': async (args) => retryAppJob(engine, args),
+    'exports.list': async () => listExports(engine, deps.apiUrl()),
+    'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
+    'users.list': async () => listUsers(engine),
+    'users.setLimit': async (args) => setLimit(engine, args),
+    'keys.list': async () => listApiKeys(engine),
+    'keys.create': async (args) => createApiKey(engine, args),
+    'keys.revoke': async (args) => revokeApiKey(engine, args),
+    'credits.grant': async (args) => grantCredits(engine, args),
+    'credits.ledger': async (args) => ledgerOf(engine, args),
+    'webhooks.set': async (args) => setWebhook(engine, args),
+    'webhooks.deliveries': async (args) => deliveries(engine, args),
+    'inbox.get': async () => appInbox(engine, deps.apiUrl()),
+    'data.import': async (args) => startImport(engine, deps.events, args, imports),
+  };
+  return {
+    handlers,
+    events: deps.events,
+    watcher,
+    close() {
+      watcher.stop();
+    },
+    idle: () => Promise.all([...imports]).then(() => undefined),
+  };
+}
+
+function fileBytes(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

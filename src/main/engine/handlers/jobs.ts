@@ -1,0 +1,125 @@
+import type { CreditEstimate, JobParams, JobRow as AppJobRow } from '../../../shared/contract';
+import type { Engine } from '../engine';
+import { fail } from '../errors';
+import { cancelJob, getJob, parseRepliesJob, parseSearchJob, submitJob, type JobRow, type RawParams } from '../jobs';
+import { datafileUrl } from '../jobs/status-body';
+import { listenerBaseUrl } from '../jobs/base-url';
+import { balanceOf } from '../ledger';
+import { meteringOf } from '../metering';
+import { APP_USER_ID } from './meter';
+import { intArg, oneOf, record } from './validate';
+
+// The job list shows the newest jobs of every user on this machine (the app's and scripts'):
+// the analyst owns all of them. 500 rows is months of collections.
+const JOB_ROWS = 500;
+
+function parse(engine: Engine, raw: unknown) {
+  const args = record(raw);
+  const kind = oneOf(args, 'kind', ['replies', 'search'] as const);
+  const { kind: _k, tweet_id, ...rest } = args;
+  const params = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null && v !== '')) as RawParams;
+  if (kind === 'replies') return { kind, parsed: parseRepliesJob(engine.db, tweet_id, params) };
+  if (tweet_id !== undefined) throw fail.invalid('tweet_id', 'a search job takes a query, not a post id.');
+  return { kind, parsed: parseSearchJob(params) };
+}
+
+/** What starting this job would hold (section 7's rules), before anything is created. */
+export function estimateJob(engine: Engine, raw: unknown): CreditEstimate {
+  const { kind, parsed } = parse(engine, raw);
+  const { available } = balanceOf(engine.db, APP_USER_ID);
+  const given = (parsed.params as { max_count?: number }).max_count !== undefined && (record(raw).max_count ?? '') !== '';
+  const basis =
+    kind === 'search'
+      ? given ? 'max_count' : 'the default max_count of 20'
+      : given ? 'max_count' : "the post's reply_count, or the replies of levels 1 and 2 in the corpus if more";
+  // The request that starts a job costs 1 credit besides the hold.
+  return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows + 1, basis };
+}
+
+/** Starts a job as the app's user: the request is metered (1 credit) with the hold in one transaction. */
+export function createAppJob(engine: Engine, raw: unknown): { job_id: number } {
+  const { kind, parsed } = parse(engine, raw);
+  const metering = meteringOf(engine);
+  const admission = metering.admit(APP_USER_ID, 1);
+  try {
+    const jobId = submitJob(engine, APP_USER_ID, kind, parsed as never, () => {
+      metering.charge(admission, 0, `app ${kind} job`);
+    });
+    return { job_id: jobId };
+  } finally {
+    admission.reservation.release();
+  }
+}
+
+export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string): AppJobRow {
+  let params: Record<string, unknown> = {};
+  try {
+    params = JSON.parse(job.params_json) as Record<string, unknown>;
+  } catch {
+    params = {};
+  }
+  return {
+    job_id: job.id,
+    kind: job.kind,
+    user_name: job.user_name ?? '',
+    params: { ...params, output_format: job.output_format, compress: job.compress === 1 },
+    status: job.status,
+    progress: job.progress,
+    progress_total: job.progress_total,
+    attempts: job.attempts,
+    message: job.status === 'error' ? (job.last_error ?? 'The job failed.') : job.last_error ? `Retrying after: ${job.last_error}` : null,
+    credits_used: job.charged_credits,
+    created_ms: job.created_at_ms,
+    started_ms: job.started_at_ms,
+    finished_ms: job.finished_at_ms,
+    result:
+      job.status === 'success' && job.datafile_token && job.result_file
+        ? { is_compressed: job.is_compressed === 1, datafile_url: datafileUrl(baseUrl, job) }
+        : null,
+  };
+}
+
+export function baseUrlOf(engine: Engine, apiUrl: string | null): string {
+  return apiUrl ?? listenerBaseUrl(engine.db) ?? 'http://127.0.0.1:7878';
+}
+
+export function listJobs(engine: Engine, apiUrl: string | null): AppJobRow[] {
+  const rows = engine.db
+    .prepare('SELECT j.*, u.name AS user_name FROM jobs j JOIN api_users u ON u.id = j.user_id ORDER BY j.id DESC LIMIT ?')
+    .all(JOB_ROWS) as (JobRow & { user_name: string })[];
+  const base = baseUrlOf(engine, apiUrl);
+  return rows.map((j) => toAppJob(j, base));
+}
+
+function jobArg(engine: Engine, raw: unknown): JobRow {
+  const jobId = intArg(record(raw), 'job_id', 1, Number.MAX_SAFE_INTEGER);
+  const job = getJob(engine.db, jobId);
+  if (!job) throw fail.notFound(`Job ${jobId} was not found.`);
+  return job;
+}
+
+export function getAppJob(engine: Engine, raw: unknown, apiUrl: string | null): AppJobRow {
+  return toAppJob(jobArg(engine, raw), baseUrlOf(engine, apiUrl));
+}
+
+export function cancelAppJob(engine: Engine, raw: unknown, apiUrl: string | null): AppJobRow {
+  const job = jobArg(engine, raw);
+  cancelJob(engine.db, job.id, engine.clock.nowMs());
+  return toAppJob(getJob(engine.db, job.id)!, baseUrlOf(engine, apiUrl));
+}
+
+/** Retry = a new job with the same parameters, for the app's user (a finished job's file stays). */
+export function retryAppJob(engine: Engine, raw: unknown): { job_id: number } {
+  const job = jobArg(engine, raw);
+  if (job.status === 'pending' || job.status === 'processing') throw fail.invalid('job_id', `job ${job.id} is still running.`);
+  const params = JSON.parse(job.params_json) as Record<string, unknown>;
+  const args: JobParams =
+    job.kind === 'replies'
+      ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 }
+      : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 };
+  return createAppJob(engine, args);
+}
+
+function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
+}

@@ -1,0 +1,170 @@
+import type { ApiKeyRow, ApiUserRow, Balance, LedgerEntry, WebhookDelivery } from '../../../shared/contract';
+import type { Engine } from '../engine';
+import { fail } from '../errors';
+import { createKey, findUserById, listKeys, revokeKey } from '../keys';
+import { balanceOf, grant, transfersOf } from '../ledger';
+import { userAccount } from '../ledger/accounts';
+import { setWebhook as setUserWebhook } from '../webhooks';
+import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
+
+// Settings are the analyst's own bookkeeping, not data reads: they are not metered.
+const LEDGER_ROWS = 1_000;
+const DELIVERY_ROWS = 200;
+const MAX_GRANT = 1_000_000_000;
+const MAX_URL_LENGTH = 2_048;
+
+function balance(engine: Engine, userId: number): Balance {
+  const b = balanceOf(engine.db, userId);
+  return { posted: b.posted, pending: b.pending, available: b.available };
+}
+
+function userRow(engine: Engine, id: number): ApiUserRow {
+  const u = findUserById(engine.db, id);
+  if (!u) throw fail.notFound(`No API user with id ${id}.`);
+  return { id: u.id, name: u.name, builtin: u.builtin === 1, per_minute_limit: u.per_minute_limit, webhook_url: u.webhook_url, balance: balance(engine, u.id) };
+}
+
+function userIdArg(args: Record<string, unknown>): number {
+  return intArg(args, 'user_id', 1, Number.MAX_SAFE_INTEGER);
+}
+
+export function listUsers(engine: Engine): ApiUserRow[] {
+  return listKeys(engine.db).map((u) => ({
+    id: u.id,
+    name: u.name,
+    builtin: u.builtin,
+    per_minute_limit: u.perMinuteLimit,
+    webhook_url: u.webhookUrl,
+    balance: balance(engine, u.id),
+  }));
+}
+
+export function setLimit(engine: Engine, raw: unknown): ApiUserRow {
+  const args = record(raw);
+  const userId = userIdArg(args);
+  // The same bounds as the column's CHECK (migration 010).
+  const perMinute = intArg(args, 'per_minute', 1, 100_000);
+  userRow(engine, userId);
+  engine.db.prepare('UPDATE api_users SET per_minute_limit = ? WHERE id = ?').run(perMinute, userId);
+  return userRow(engine, userId);
+}
+
+export function listApiKeys(engine: Engine): ApiKeyRow[] {
+  return listKeys(engine.db).flatMap((u) =>
+    u.keys.map((k) => ({
+      id: k.keyId,
+      user_id: k.userId,
+      user_name: k.userName,
+      prefix: k.prefix,
+      created_ms: k.createdAtMs,
+      revoked_ms: k.revokedAtMs,
+      last_used_ms: k.lastUsedAtMs,
+    })),
+  );
+}
+
+export function createApiKey(engine: Engine, raw: unknown): { key: string; key_id: number; user_id: number } {
+  const args = record(raw);
+  const name = textArg(args, 'user', 64).trim();
+  const credits = optionalIntArg(args, 'credits', 0, MAX_GRANT);
+  const created = createKey(engine, name);
+  if (credits) {
+    grant(engine.db, {
+      transferId: `grant:app:key:${created.keyId}`,
+      userId: created.user.id,
+      amount: credits,
+      nowMs: engine.clock.nowMs(),
+      memo: `Granted with key ${created.prefix} in the app`,
+    });
+  }
+  return { key: created.key, key_id: created.keyId, user_id: created.user.id };
+}
+
+export function revokeApiKey(engine: Engine, raw: unknown): ApiKeyRow {
+  const keyId = intArg(record(raw), 'key_id', 1, Number.MAX_SAFE_INTEGER);
+  revokeKey(engine, String(keyId));
+  const row = listApiKeys(engine).find((k) => k.id === keyId);
+  if (!row) throw fail.notFound(`No API key with number ${keyId}.`);
+  return row;
+}
+
+export function grantCredits(engine: Engine, raw: unknown): Balance {
+  const args = record(raw);
+  const userId = userIdArg(args);
+  const amount = intArg(args, 'amount', 1, MAX_GRANT);
+  userRow(engine, userId);
+  const nowMs = engine.clock.nowMs();
+  grant(engine.db, { transferId: `grant:app:${nowMs}:${engine.ids.randomHex(6)}`, userId, amount, nowMs, memo: 'Granted in the app' });
+  return balance(engine, userId);
+}
+
+const KIND_WORDS: Record<string, string> = { posted: 'transfer', pending: 'hold', post_pending: 'hold spent', void_pending: 'hold released' };
+
+/** The newest LEDGER_ROWS transfers of a user, newest first, signed from the user's side. */
+export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entries: LedgerEntry[] } {
+  const userId = userIdArg(record(raw));
+  userRow(engine, userId);
+  const account = userAccount(engine.db, userId);
+  const lastSeq = Number(
+    engine.db.prepare('SELECT MAX(seq) FROM ledger_transfers WHERE debit_account_id = ? OR credit_account_id = ?').pluck().get(account.id, account.id) ?? 0,
+  );
+  const lines = transfersOf(engine.db, userId, { afterSeq: Math.max(0, lastSeq - LEDGER_ROWS * 4), limit: LEDGER_ROWS * 4 });
+  const entries = lines
+    .slice(-LEDGER_ROWS)
+    .reverse()
+    .map((t) => ({
+      id: t.id,
+      amount: t.kind === 'void_pending' ? t.amount : t.direction === 'in' ? t.amount : -t.amount,
+      kind: t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
+      status: t.kind === 'pending' ? 'pending' : t.kind === 'void_pending' ? 'voided' : 'posted',
+      created_ms: t.createdAtMs,
+      memo: t.memo ?? (t.jobId !== null ? `job ${t.jobId}` : ''),
+    }));
+  return { balance: balance(engine, userId), entries };
+}
+
+export function setWebhook(engine: Engine, raw: unknown): ApiUserRow {
+  const args = record(raw);
+  const userId = userIdArg(args);
+  const url = optionalTextArg(args, 'url', MAX_URL_LENGTH)?.trim() ?? null;
+  userRow(engine, userId);
+  setUserWebhook(engine.db, userId, url);
+  return userRow(engine, userId);
+}
+
+interface DeliveryDbRow {
+  id: number;
+  job_id: number;
+  url: string;
+  state: string;
+  http_status: number | null;
+  error: string | null;
+  created_at_ms: number;
+  started_at_ms: number | null;
+  duration_ms: number | null;
+}
+
+export function toDelivery(r: DeliveryDbRow): WebhookDelivery {
+  return {
+    id: r.id,
+    job_id: r.job_id,
+    url: r.url,
+    status_code: r.http_status,
+    ok: r.state === 'delivered',
+    error: r.state === 'pending' || r.state === 'sending' ? `${r.state}…` : r.error,
+    sent_ms: r.started_at_ms ?? r.created_at_ms,
+    duration_ms: r.duration_ms,
+  };
+}
+
+export function deliveries(engine: Engine, raw: unknown): WebhookDelivery[] {
+  const args = record(raw);
+  const userId = optionalIntArg(args, 'user_id', 1, Number.MAX_SAFE_INTEGER);
+  const rows = (
+    userId === undefined
+      ? engine.db.prepare('SELECT * FROM webhook_deliveries ORDER BY id DESC LIMIT ?').all(DELIVERY_ROWS)
+      : engine.db.prepare('SELECT * FROM webhook_deliveries WHERE user_id = ? ORDER BY id DESC LIMIT ?').all(userId, DELIVERY_ROWS)
+  ) as DeliveryDbRow[];
+  return rows.map(toDelivery);
+}
+

@@ -1,0 +1,64 @@
+import { copyFileSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobRow } from './job-row';
+import { dataFileName, exportsDir, partialDir, stagedPath } from './files';
+import { stagedFormats } from './writers/formats';
+import { StagedFile } from './writers/staged-file';
+import { writeXlsxFromStaged, type XlsxOptions } from './writers/xlsx';
+import { zipOneFile } from './writers/zip';
+
+export interface FinalOutput {
+  /** File name under <dataDir>/exports. */
+  file: string;
+  bytes: number;
+}
+
+/**
+ * Turns the staged rows into the data file. Idempotent, so a crash anywhere in here is repaired by
+ * running it again: the staged file is cut back to its committed length before the footer is
+ * added, and every product is written under a temporary name and renamed into place. The staged
+ * file stays until the job's success is committed (removeStaged).
+ */
+export async function finalizeOutput(dataDir: string, job: JobRow, mtime: Date, xlsx: XlsxOptions = {}): Promise<FinalOutput> {
+  const format = stagedFormats[job.output_format];
+  const staged = stagedPath(dataDir, job);
+  const file = new StagedFile(staged, job.checkpoint_bytes);
+  try {
+    if (file.bytes === 0 && format.header) file.append(format.header);
+    if (format.footer) file.append(format.footer);
+    file.sync();
+  } finally {
+    file.close();
+  }
+  const dataName = dataFileName(job);
+  const finalName = job.compress ? `${dataName}.zip` : dataName;
+  const finalPath = join(exportsDir(dataDir), finalName);
+  const tmp = join(partialDir(dataDir), `job${job.id}.tmp-${finalName}`);
+  rmSync(tmp, { force: true });
+  if (job.output_format === 'xlsx') {
+    const book = join(partialDir(dataDir), `job${job.id}.book.xlsx`);
+    rmSync(book, { force: true });
+    await writeXlsxFromStaged(staged, book, xlsx);
+    if (job.compress) {
+      await zipOneFile(book, dataName, tmp, mtime);
+      rmSync(book, { force: true });
+    } else renameSync(book, tmp);
+  } else if (job.compress) {
+    await zipOneFile(staged, dataName, tmp, mtime);
+  } else {
+    // A hard link instead of a copy: a million-row JSON file is gigabytes. Both names stay until
+    // the success commits; removing the staged name then leaves the data file alone.
+    try {
+      linkSync(staged, tmp);
+    } catch {
+      copyFileSync(staged, tmp);
+    }
+  }
+  renameSync(tmp, finalPath);
+  return { file: finalName, bytes: statSync(finalPath).size };
+}
+
+/** Removes a job's staged and temporary files (after success, error or cancel). */
+export function removeStaged(dataDir: string, job: Pick<JobRow, 'id' | 'output_format'>): void {
+  rmSync(stagedPath(dataDir, job), { force: true });
+}

@@ -1,0 +1,52 @@
+import type { Db } from '../store/db';
+
+export type JobKind = 'replies' | 'search';
+export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
+export type OutputFormat = 'json' | 'csv' | 'xlsx';
+export type JobPhase = 'collect' | 'finalize';
+
+/** A row of the jobs table (migration 030), numbers as JS numbers (none of them nears 2^53). */
+export interface JobRow {
+  id: number;
+  user_id: number;
+  kind: JobKind;
+  params_json: string;
+  output_format: OutputFormat;
+  compress: number;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at_ms: number;
+  locked_at_ms: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  progress: number;
+  progress_total: number | null;
+  held_credits: number;
+  charged_credits: number;
+  cancel_requested: number;
+  checkpoint_cursor: string | null;
+  checkpoint_rows: number;
+  checkpoint_bytes: number;
+  phase: JobPhase;
+  result_file: string | null;
+  datafile_token: string | null;
+  is_compressed: number | null;
+  result_rows: number | null;
+  result_bytes: number | null;
+  created_at_ms: number;
+  started_at_ms: number | null;
+  finished_at_ms: number | null;
+  updated_at_ms: number;
+}
+
+export function getJob(db: Db, jobId: number): JobRow | undefined {
+  return db.prepare('SELECT * FROM jobs WHERE id = ?').get(jobId) as JobRow | undefined;
+}
+
+/** Thrown by a transition whose precondition no longer holds (the job moved on, or the lock is lost). */
+export class JobStateError extends Error {
+  override name = 'JobStateError';
+}
+
+export const CANCELLED_MESSAGE = 'Cancelled by the user';

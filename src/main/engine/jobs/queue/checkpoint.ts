@@ -1,0 +1,36 @@
+import { inWriteTx } from '../../ledger/tx';
+import type { Db } from '../../store/db';
+import { chargeJobRows } from '../billing';
+import { JobStateError } from '../job-row';
+
+export interface Checkpoint {
+  cursor: string | null;
+  /** Rows in the output after this batch. */
+  rows: number;
+  /** Bytes of the staged output after this batch (the file is cut back to this on resume). */
+  bytes: number;
+  /** The walk is over (source exhausted or the row limit reached): the job moves to its finalize phase. */
+  finished: boolean;
+}
+
+/**
+ * processing -> processing. A batch's checkpoint and its charge commit together: after a crash the
+ * output is cut back to the last checkpoint, and exactly the rows up to it have been paid for.
+ * The WHERE on locked_by fences off a runner whose lock was taken from it. The batch that ends the
+ * walk also moves the job to its finalize phase, in the same commit, so a resume never walks again.
+ */
+export function commitBatch(db: Db, jobId: number, workerId: string, previousRows: number, next: Checkpoint, nowMs: number): void {
+  inWriteTx(db, () => {
+    const added = next.rows - previousRows;
+    const changed = db
+      .prepare(
+        `UPDATE jobs SET checkpoint_cursor = ?, checkpoint_rows = ?, checkpoint_bytes = ?, progress = ?,
+           charged_credits = charged_credits + ?, phase = ?, locked_at_ms = ?, updated_at_ms = ?
+         WHERE id = ? AND status = 'processing' AND phase = 'collect' AND locked_by = ? AND checkpoint_rows = ?`,
+      )
+      .run(next.cursor, next.rows, next.bytes, next.rows, added, next.finished ? 'finalize' : 'collect', nowMs, nowMs,
+        jobId, workerId, previousRows).changes;
+    if (changed !== 1) throw new JobStateError(`job ${jobId}: lock lost or checkpoint moved, batch not committed`);
+    if (added > 0) chargeJobRows(db, jobId, previousRows, added, nowMs);
+  });
+}

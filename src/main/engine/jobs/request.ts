@@ -1,0 +1,130 @@
+import { fail } from '../errors';
+import { parseNumericId, preview } from '../reads/params';
+import { countMatches, parseQuery } from '../search';
+import type { Db } from '../store/db';
+import type { OutputFormat } from './job-row';
+import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
+import type { JobOutput, RepliesParams, SearchParams, SearchType } from './params';
+
+// Validation of the job-creating requests (spec 4.6 and 4.7), whatever carried them: the query
+// string, a JSON body or a form body (docs/decisions.md "Job parameters"). Every refusal is a 422
+// naming the parameter. Values may be strings (query, form), or JSON numbers, booleans and exact
+// big integers (a JSON body is parsed without rounding ids).
+
+export type RawParams = Record<string, unknown>;
+
+const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format'];
+const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format'];
+
+function once(name: string, raw: unknown): unknown {
+  if (Array.isArray(raw)) throw fail.invalid(name, 'give it once, not several times.');
+  return raw;
+}
+
+function checkKnown(raw: RawParams, known: readonly string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (!known.includes(key)) throw fail.invalid(key, `unknown parameter (this endpoint takes ${known.join(', ')}).`);
+  }
+}
+
+function optionalId(name: string, raw: unknown): string | undefined {
+  const v = once(name, raw);
+  if (v === undefined || v === null || v === '') return undefined;
+  const text = typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v)) ? String(v) : v;
+  if (typeof v === 'number' && !Number.isSafeInteger(v)) throw fail.invalid(name, 'a JSON number this large loses digits: send the id as a string.');
+  return parseNumericId(name, text).toString();
+}
+
+function maxCount(raw: unknown): number | undefined {
+  const v = once('max_count', raw);
+  if (v === undefined || v === null || v === '') return undefined;
+  const text = typeof v === 'number' || typeof v === 'bigint' ? String(v) : v;
+  if (typeof text !== 'string' || !/^\d{1,9}$/.test(text)) throw fail.invalid('max_count', `expected a whole number from 1 to ${MAX_MAX_COUNT}, got '${preview(String(text))}'.`);
+  const n = Number(text);
+  if (n < 1 || n > MAX_MAX_COUNT) throw fail.invalid('max_count', `must be from 1 to ${MAX_MAX_COUNT}, got ${n}.`);
+  return n;
+}
+
+function compress(raw: unknown): boolean {
+  const v = once('compress', raw);
+  if (v === undefined || v === null || v === '') return false;
+  if (typeof v === 'boolean') return v;
+  const s = String(v).toLowerCase();
+  if (s === 'true' || s === '1') return true;
+  if (s === 'false' || s === '0') return false;
+  throw fail.invalid('compress', `expected true or false, got '${preview(String(v))}'.`);
+}
+
+const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'xlsx'];
+
+function outputFormat(raw: unknown): OutputFormat {
+  const v = once('output_format', raw);
+  if (v === undefined || v === null || v === '') return 'json';
+  const s = String(v).toLowerCase() as OutputFormat;
+  if (!FORMATS.includes(s)) throw fail.invalid('output_format', `expected csv, json or xlsx, got '${preview(String(v))}'.`);
+  return s;
+}
+
+function searchType(raw: unknown): SearchType {
+  const v = once('type', raw);
+  if (v === undefined || v === null || v === '') return 'Latest';
+  const s = String(v).toLowerCase();
+  if (s === 'latest') return 'Latest';
+  if (s === 'top') return 'Top';
+  throw fail.invalid('type', `expected Latest or Top, got '${preview(String(v))}'.`);
+}
+
+export function parseOutput(raw: RawParams): JobOutput {
+  return { output_format: outputFormat(raw.output_format), compress: compress(raw.compress) };
+}
+
+export interface ParsedJob<P> {
+  params: P;
+  output: JobOutput;
+  /** The most rows the job can write, and so the credits it holds. */
+  maxRows: number;
+}
+
+/**
+ * Spec 4.6. 404 for an unknown post. The hold (section 7: the balance must cover every reply the
+ * platform reports, unless max_count is set) is max_count when given, otherwise the larger of the
+ * post's reply_count and the replies of levels one and two the store holds: reply_count counts
+ * direct replies only, and a job never writes more rows than it holds (docs/decisions.md).
+ */
+export function parseRepliesJob(db: Db, tweetIdRaw: unknown, raw: RawParams): ParsedJob<RepliesParams> {
+  checkKnown(raw, REPLIES_KEYS);
+  const tweetId = parseNumericId('tweet_id', once('tweet_id', tweetIdRaw));
+  const sinceId = optionalId('since_id', raw.since_id);
+  const max = maxCount(raw.max_count);
+  const output = parseOutput(raw);
+  const post = db.prepare('SELECT reply_count FROM posts WHERE id = ?').safeIntegers(true).get(tweetId) as { reply_count: bigint } | undefined;
+  if (!post) throw fail.notFound(`Tweet ${tweetId} was not found.`);
+  const params: RepliesParams = { tweet_id: tweetId.toString(), ...(sinceId ? { since_id: sinceId } : {}), ...(max ? { max_count: max } : {}) };
+  let maxRows = max;
+  if (maxRows === undefined) {
+    const stored = countMatches(db, { query: `conversation_id:${tweetId}`, replyDepth: { min: 1, max: 2 }, ...(sinceId ? { sinceId: BigInt(sinceId) } : {}) }, MAX_MAX_COUNT);
+    maxRows = Math.min(MAX_MAX_COUNT, Math.max(Number(post.reply_count), stored));
+  }
+  return { params, output, maxRows };
+}
+
+/** Spec 4.7. A query the search language refuses is a 422 naming its position. */
+export function parseSearchJob(raw: RawParams): ParsedJob<SearchParams> {
+  checkKnown(raw, SEARCH_KEYS);
+  const query = once('query', raw.query);
+  if (query === undefined || query === null || query === '') throw fail.missing('query');
+  if (typeof query !== 'string') throw fail.invalid('query', 'expected text.');
+  if (query.length > MAX_QUERY_LENGTH) throw fail.invalid('query', `at most ${MAX_QUERY_LENGTH} characters, got ${query.length}.`);
+  parseQuery(query);
+  const sinceId = optionalId('since_id', raw.since_id);
+  const maxId = optionalId('max_id', raw.max_id);
+  const max = maxCount(raw.max_count) ?? SEARCH_DEFAULT_MAX_COUNT;
+  const params: SearchParams = {
+    query,
+    type: searchType(raw.type),
+    max_count: max,
+    ...(sinceId ? { since_id: sinceId } : {}),
+    ...(maxId ? { max_id: maxId } : {}),
+  };
+  return { params, output: parseOutput(raw), maxRows: max };
+}

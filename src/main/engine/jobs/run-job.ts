@@ -1,0 +1,116 @@
+import type { Clock } from '../clock';
+import { SkeinError } from '../errors';
+import type { IdSource } from '../ids';
+import type { Db } from '../store/db';
+import { finalizeOutput, removeStaged } from './finalize';
+import { stagedPath } from './files';
+import { getJob, JobStateError, type JobRow } from './job-row';
+import { repliesSource } from './kinds/replies';
+import { searchSource } from './kinds/search';
+import type { RowSource } from './kinds/source';
+import { BATCH_ROWS } from './limits';
+import type { RepliesParams, SearchParams } from './params';
+import { endCancelled } from './queue/cancel';
+import { commitBatch } from './queue/checkpoint';
+import { completeJob } from './queue/complete';
+import { failJob } from './queue/fail';
+import { stagedFormats } from './writers/formats';
+import { StagedFile } from './writers/staged-file';
+import type { XlsxOptions } from './writers/xlsx';
+
+export interface RunContext {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  ids: IdSource;
+  /** This worker's lock name (recover.ts: "<host>:<pid>:<runner>:<slot>"). */
+  workerId: string;
+  batchRows?: number;
+  xlsx?: XlsxOptions;
+  /** Called between batches: the inline runner yields to the event loop here. */
+  between?: () => Promise<void>;
+  /** A stopping runner: leave the job at its last checkpoint (the runner gives the lock back). */
+  stopRequested?: () => boolean;
+  onProgress?: (jobId: number, rows: number) => void;
+}
+
+export type RunOutcome = 'success' | 'error' | 'pending' | 'lost' | 'stopped';
+
+function sourceOf(db: Db, job: JobRow): RowSource {
+  return job.kind === 'replies'
+    ? repliesSource(db, JSON.parse(job.params_json) as RepliesParams)
+    : searchSource(db, JSON.parse(job.params_json) as SearchParams);
+}
+
+/** Client mistakes and refusals cannot get better by retrying; faults of the machine can. */
+const isPermanent = (err: unknown): boolean => err instanceof SkeinError && err.code !== 'internal';
+
+/**
+ * Runs a claimed job to its end: collect (batches of rows staged and committed with their charge
+ * and checkpoint), finalize (the data file), complete. A job resumed after a crash starts from its
+ * checkpoint: the staged file is cut back to the committed length, the walk continues after the
+ * committed cursor, so no post is written or charged twice.
+ */
+export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutcome> {
+  const { db, dataDir, clock, workerId } = ctx;
+  const batchRows = ctx.batchRows ?? BATCH_ROWS;
+  let job = claimed;
+  try {
+    if (job.phase === 'collect') {
+      const format = stagedFormats[job.output_format];
+      const source = sourceOf(db, job);
+      const limit = job.progress_total ?? job.held_credits;
+      const file = new StagedFile(stagedPath(dataDir, job), job.checkpoint_bytes);
+      try {
+        let rows = job.checkpoint_rows;
+        let cursor = job.checkpoint_cursor;
+        if (file.bytes === 0 && format.header) file.append(format.header);
+        for (;;) {
+          if (ctx.stopRequested?.()) return 'stopped';
+          if (cancelRequested(db, job.id)) {
+            file.close();
+            endCancelled(db, job.id, workerId, clock.nowMs());
+            removeStaged(dataDir, job);
+            return 'error';
+          }
+          const want = Math.min(batchRows, limit - rows);
+          const page = want > 0 ? source.next(cursor, want) : { rows: [], wallets: [], cursor: null };
+          if (page.rows.length) file.append(format.encode(page.rows, page.wallets, rows));
+          file.sync();
+          const total = rows + page.rows.length;
+          const finished = page.cursor === null || total >= limit;
+          commitBatch(db, job.id, workerId, rows, { cursor: page.cursor, rows: total, bytes: file.bytes, finished }, clock.nowMs());
+          rows = total;
+          cursor = page.cursor;
+          ctx.onProgress?.(job.id, rows);
+          if (finished) break;
+          if (ctx.between) await ctx.between();
+        }
+      } finally {
+        file.close();
+      }
+      job = getJob(db, job.id)!;
+    }
+    const out = await finalizeOutput(dataDir, job, new Date(clock.nowMs()), ctx.xlsx);
+    completeJob(db, job.id, workerId, {
+      file: out.file,
+      token: job.datafile_token ?? ctx.ids.randomHex(24),
+      isCompressed: job.compress === 1,
+      rows: job.checkpoint_rows,
+      bytes: out.bytes,
+    }, clock.nowMs());
+    removeStaged(dataDir, job);
+    return 'success';
+  } catch (err) {
+    if (err instanceof JobStateError) return 'lost';
+    const message = err instanceof SkeinError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`;
+    const state = failJob(db, job.id, workerId, message, isPermanent(err), clock.nowMs());
+    if (state === 'error') removeStaged(dataDir, job);
+    return state ?? 'lost';
+  }
+}
+
+function cancelRequested(db: Db, jobId: number): boolean {
+  const row = db.prepare('SELECT cancel_requested FROM jobs WHERE id = ?').get(jobId) as { cancel_requested: number } | undefined;
+  return row?.cancel_requested === 1;
+}

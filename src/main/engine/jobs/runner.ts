@@ -1,0 +1,217 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Engine } from '../engine';
+import { WebhookDispatcher } from '../webhooks/dispatcher';
+import type { JobRow } from './job-row';
+import { STALE_LOCK_MS } from './limits';
+import type { FromWorker, ToWorker, WorkerData } from './messages';
+import { notifyJobsChanged, onJobsChanged } from './notify';
+import { claimNextJob } from './queue/claim';
+import { failJob } from './queue/fail';
+import { recoverStaleLocks, runnerOwner } from './queue/recover';
+import { releaseLocks } from './queue/release';
+import { runJob } from './run-job';
+import type { XlsxOptions } from './writers/xlsx';
+
+export interface JobRunnerOptions {
+  /** 'thread' (default): each job runs in a worker thread with its own connection. 'inline': on
+   *  this thread, yielding between batches (tests and tools; the same runJob code path). */
+  mode?: 'thread' | 'inline';
+  /** Jobs at once: 2, so a short job is not stuck behind a million-row export (2 cores). */
+  concurrency?: number;
+  /** How often to look for runnable jobs (retries whose backoff ended, jobs from another process). */
+  pollMs?: number;
+  /** The worker script; default: job-worker.js next to the bundle, or worker-entry.ts in sources. */
+  workerFile?: string;
+  nativeBinding?: string;
+  batchRows?: number;
+  xlsx?: XlsxOptions;
+  webhookTimeoutMs?: number;
+  /** Progress events (rows committed), for the app's live view. */
+  onProgress?: (jobId: number, rows: number) => void;
+  onFinished?: (jobId: number, outcome: string) => void;
+}
+
+export interface JobRunner {
+  /** Looks for work now (also done on every poll and whenever a job is created). */
+  poke(): void;
+  /** Resolves when no job is runnable or running and no webhook is in flight (tests). */
+  idle(): Promise<void>;
+  /** Stops taking jobs, gives running jobs back to the queue at their checkpoint, ends the workers. */
+  stop(): Promise<void>;
+  readonly webhooks: WebhookDispatcher;
+}
+
+interface Slot {
+  index: number;
+  worker?: Worker;
+  running?: { jobId: number; done: Promise<void> };
+}
+
+/** out/main/job-worker.js next to the bundle (or one level up from a chunk), else the TS source. */
+export function defaultWorkerFile(): string {
+  for (const built of [join(__dirname, 'job-worker.js'), join(__dirname, '..', 'job-worker.js')]) {
+    if (existsSync(built)) return built;
+  }
+  return join(__dirname, 'worker-entry.ts');
+}
+
+/** Starts the job runner of an engine: call once per process after the engine is created. */
+export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): JobRunner {
+  const { db, clock } = engine;
+  const mode = options.mode ?? 'thread';
+  const owner = runnerOwner(engine.ids.randomHex(6));
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.concurrency ?? 2) }, (_, index) => ({ index }));
+  const webhooks = new WebhookDispatcher(db, clock, options.webhookTimeoutMs ? { timeoutMs: options.webhookTimeoutMs } : {});
+  let stopping = false;
+  let ticking = false;
+  const waiters: (() => void)[] = [];
+
+  webhooks.failInterrupted();
+  recoverStaleLocks(db, owner, clock.nowMs(), STALE_LOCK_MS);
+
+  const finished = (jobId: number, outcome: string) => {
+    options.onFinished?.(jobId, outcome);
+    webhooks.kick();
+  };
+
+  function workerFor(slot: Slot): Worker {
+    if (slot.worker) return slot.worker;
+    const file = options.workerFile ?? defaultWorkerFile();
+    const data: WorkerData = {
+      dataDir: engine.dataDir,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.batchRows ? { batchRows: options.batchRows } : {}),
+      ...(options.xlsx ? { xlsx: options.xlsx } : {}),
+    };
+    // From sources (tests), the TypeScript entry is loaded through tsx's require hook; Node 20's
+    // workers do not take --import loaders from execArgv.
+    const worker = file.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { eval: true, workerData: data })
+      : new Worker(file, { workerData: data });
+    worker.unref();
+    slot.worker = worker;
+    return worker;
+  }
+
+  function runInThread(slot: Slot, job: JobRow, workerId: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const worker = workerFor(slot);
+      const end = (outcome: string) => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve();
+        finished(job.id, outcome);
+      };
+      const onMessage = (m: FromWorker) => {
+        if (m.type === 'progress') options.onProgress?.(m.jobId, m.rows);
+        else if (m.type === 'done') end(m.outcome);
+        else {
+          failJob(db, job.id, workerId, `Internal error while running the job: ${m.message}`, false, clock.nowMs());
+          end('pending');
+        }
+      };
+      // A worker that dies (out of memory, a native fault) takes its job's attempt with it; the job
+      // goes back to pending at its checkpoint and a fresh worker takes the slot.
+      const onError = (err: Error) => {
+        slot.worker = undefined;
+        failJob(db, job.id, workerId, `The job's worker stopped: ${err.message}`, false, clock.nowMs());
+        end('pending');
+      };
+      const onExit = (code: number) => onError(new Error(`exit code ${code}`));
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ type: 'run', job, workerId } satisfies ToWorker);
+    });
+  }
+
+  async function runInline(job: JobRow, workerId: string): Promise<void> {
+    const outcome = await runJob(
+      {
+        db,
+        dataDir: engine.dataDir,
+        clock,
+        ids: engine.ids,
+        workerId,
+        ...(options.batchRows ? { batchRows: options.batchRows } : {}),
+        ...(options.xlsx ? { xlsx: options.xlsx } : {}),
+        between: () => new Promise((r) => setImmediate(r)),
+        stopRequested: () => stopping,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
+      job,
+    );
+    finished(job.id, outcome);
+  }
+
+  function tick(): void {
+    if (stopping || ticking || !db.open) return;
+    ticking = true;
+    try {
+      for (const slot of slots) {
+        if (slot.running) continue;
+        const workerId = `${owner}:${slot.index}`;
+        const job = claimNextJob(db, workerId, clock.nowMs());
+        if (!job) break;
+        const done = (mode === 'inline' ? runInline(job, workerId) : runInThread(slot, job, workerId)).finally(() => {
+          slot.running = undefined;
+          tick();
+        });
+        slot.running = { jobId: job.id, done };
+      }
+    } finally {
+      ticking = false;
+    }
+    checkIdle();
+  }
+
+  function runnable(): boolean {
+    const row = db.prepare(`SELECT 1 FROM jobs WHERE status = 'pending' AND run_at_ms <= ? LIMIT 1`).get(clock.nowMs());
+    return row !== undefined;
+  }
+
+  function checkIdle(): void {
+    if (slots.some((s) => s.running) || (!stopping && db.open && runnable())) return;
+    while (waiters.length) waiters.shift()!();
+  }
+
+  const unsubscribe = onJobsChanged(db, () => setImmediate(tick));
+  const poll = setInterval(() => {
+    tick();
+    webhooks.kick();
+  }, options.pollMs ?? 500);
+  poll.unref();
+  setImmediate(() => {
+    tick();
+    webhooks.kick();
+  });
+
+  return {
+    webhooks,
+    poke: () => notifyJobsChanged(db),
+    async idle() {
+      for (;;) {
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setImmediate(tick);
+        });
+        await webhooks.idle();
+        if (!slots.some((s) => s.running) && !runnable()) return;
+      }
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      clearInterval(poll);
+      unsubscribe();
+      for (const s of slots) s.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
+      await Promise.all(slots.map((s) => s.running?.done));
+      await Promise.all(slots.map((s) => s.worker?.terminate()));
+      if (db.open) releaseLocks(db, owner, clock.nowMs());
+      await webhooks.idle();
+    },
+  };
+}

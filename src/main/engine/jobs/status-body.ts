@@ -1,0 +1,59 @@
+import type { JobRow } from './job-row';
+
+/**
+ * The body of GET /jobs/<job_id> (spec 2.6 and 4.8), also the `data` of the job_finished webhook
+ * (spec 6). Spec fields: job_id, status, result {is_compressed, datafile_url} once processed.
+ * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error, times as
+ * ISO 8601, and result.rows/bytes/output_format/file_name.
+ */
+export interface JobStatusBody {
+  job_id: number;
+  status: JobRow['status'];
+  kind: JobRow['kind'];
+  progress: number;
+  progress_total: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  message?: string;
+  result?: {
+    is_compressed: boolean;
+    datafile_url: string;
+    output_format: JobRow['output_format'];
+    file_name: string;
+    rows: number;
+    bytes: number;
+  };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function datafileUrl(baseUrl: string, job: Pick<JobRow, 'datafile_token' | 'result_file'>): string {
+  return `${baseUrl}/datafiles/${job.datafile_token}/${encodeURIComponent(job.result_file ?? '')}`;
+}
+
+export function jobStatusBody(job: JobRow, baseUrl: string): JobStatusBody {
+  const body: JobStatusBody = {
+    job_id: job.id,
+    status: job.status,
+    kind: job.kind,
+    progress: job.progress,
+    progress_total: job.progress_total,
+    created_at: iso(job.created_at_ms)!,
+    started_at: iso(job.started_at_ms),
+    finished_at: iso(job.finished_at_ms),
+  };
+  if (job.status === 'error') body.message = job.last_error ?? 'The job failed.';
+  else if (job.status === 'pending' && job.last_error) body.message = `Retrying after: ${job.last_error}`;
+  if (job.status === 'success' && job.datafile_token && job.result_file) {
+    body.result = {
+      is_compressed: job.is_compressed === 1,
+      datafile_url: datafileUrl(baseUrl, job),
+      output_format: job.output_format,
+      file_name: job.result_file,
+      rows: job.result_rows ?? 0,
+      bytes: job.result_bytes ?? 0,
+    };
+  }
+  return body;
+}

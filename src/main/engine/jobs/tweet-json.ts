@@ -1,0 +1,41 @@
+import { isoMicros } from './timestamps';
+import type { TweetRow } from './tweet-row';
+
+// A TweetRow as the spec's full Tweet object (section 2.1, detail shape: numeric ids included),
+// written as JSON text by hand because JSON.stringify cannot print a 64-bit integer exactly.
+// Fields appear in the spec's order; `wallet_address` only in reply-collection output.
+
+const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(s));
+const num = (n: bigint | null): string => (n === null ? 'null' : n.toString());
+const idStr = (n: bigint | null): string => (n === null ? 'null' : `"${n.toString()}"`);
+const bool = (n: bigint): string => (n !== 0n ? 'true' : 'false');
+
+function userJson(r: TweetRow): string {
+  return (
+    `{"id":${r.u_id},"id_str":"${r.u_id}","name":${str(r.u_name)},"screen_name":${str(r.u_screen_name)},` +
+    `"location":${str(r.u_location)},"url":${str(r.u_url)},"description":${str(r.u_description)},` +
+    `"protected":${bool(r.u_protected)},"verified":${bool(r.u_verified)},` +
+    `"followers_count":${r.u_followers_count},"friends_count":${r.u_friends_count},"listed_count":${r.u_listed_count},` +
+    `"favourites_count":${r.u_favourites_count},"statuses_count":${r.u_statuses_count},` +
+    `"created_at":"${isoMicros(r.u_created_at_us)}","profile_banner_url":${str(r.u_profile_banner_url)},` +
+    `"profile_image_url_https":${str(r.u_profile_image_url_https)},"can_dm":${bool(r.u_can_dm)}}`
+  );
+}
+
+export function tweetJson(r: TweetRow, wallet?: string): string {
+  return (
+    `{"tweet_created_at":"${isoMicros(r.created_at_us)}","id":${r.id},"id_str":"${r.id}","text":null,` +
+    `"full_text":${str(r.full_text)},"source":${str(r.source)},"truncated":${bool(r.truncated)},` +
+    `"in_reply_to_status_id":${num(r.in_reply_to_status_id)},"in_reply_to_status_id_str":${idStr(r.in_reply_to_status_id)},` +
+    `"in_reply_to_user_id":${num(r.in_reply_to_user_id)},"in_reply_to_user_id_str":${idStr(r.in_reply_to_user_id)},` +
+    `"in_reply_to_screen_name":${str(r.in_reply_to_screen_name)},"user":${userJson(r)},` +
+    `"quoted_status_id":${num(r.quoted_status_id)},"quoted_status_id_str":${idStr(r.quoted_status_id)},` +
+    `"is_quote_status":${bool(r.is_quote_status)},"quoted_status":${r.quoted_status_json ?? 'null'},` +
+    `"retweeted_status":${r.retweeted_status_json ?? 'null'},"quote_count":${r.quote_count},` +
+    `"reply_count":${r.reply_count},"retweet_count":${r.retweet_count},"favorite_count":${r.favorite_count},` +
+    `"lang":${str(r.lang)},"entities":${r.entities_json},"views_count":${r.views_count},` +
+    `"bookmark_count":${r.bookmark_count}` +
+    (wallet === undefined ? '' : `,"wallet_address":${JSON.stringify(wallet)}`) +
+    '}'
+  );
+}

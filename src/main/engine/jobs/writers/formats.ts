@@ -1,0 +1,74 @@
+import type { OutputFormat } from '../job-row';
+import { tweetJson } from '../tweet-json';
+import type { TweetRow } from '../tweet-row';
+import { flattenTweet } from './columns';
+import { csvHeader, csvLine } from './csv';
+
+/**
+ * How each output format is staged while a job collects rows. JSON and CSV are staged in their
+ * final form (the staged file becomes the data file); XLSX cannot be appended to, so its rows are
+ * staged as one JSON array of cells per line and the workbook is built from them at the end.
+ */
+export interface StagedFormat {
+  /** Extension of the staged file. */
+  stagingExt: string;
+  /** Extension of the data file. */
+  ext: OutputFormat;
+  /** Bytes that open the staged file. */
+  header: string;
+  /** Bytes that close it, appended after the last committed byte at the end (JSON's `]`). */
+  footer: string;
+  /** The rows of one batch; `rowsBefore` is the number of rows already staged. */
+  encode(rows: readonly TweetRow[], wallets: readonly (string | undefined)[], rowsBefore: number): string;
+}
+
+const json: StagedFormat = {
+  stagingExt: 'json',
+  ext: 'json',
+  header: '[',
+  footer: '\n]\n',
+  encode(rows, wallets, rowsBefore) {
+    let out = '';
+    rows.forEach((r, i) => {
+      out += (rowsBefore + i === 0 ? '\n' : ',\n') + tweetJson(r, wallets[i]);
+    });
+    return out;
+  },
+};
+
+const csv: StagedFormat = {
+  stagingExt: 'csv',
+  ext: 'csv',
+  header: csvHeader(),
+  footer: '',
+  encode(rows, wallets) {
+    let out = '';
+    rows.forEach((r, i) => {
+      out += csvLine(flattenTweet(r, wallets[i] ?? ''));
+    });
+    return out;
+  },
+};
+
+const xlsx: StagedFormat = {
+  stagingExt: 'cells.jsonl',
+  ext: 'xlsx',
+  header: '',
+  footer: '',
+  encode(rows, wallets) {
+    let out = '';
+    rows.forEach((r, i) => {
+      out += JSON.stringify(flattenTweet(r, wallets[i] ?? '')) + '\n';
+    });
+    return out;
+  },
+};
+
+export const stagedFormats: Record<OutputFormat, StagedFormat> = { json, csv, xlsx };
+
+export const contentTypes: Record<OutputFormat | 'zip', string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  zip: 'application/zip',
+};

@@ -1,0 +1,59 @@
+import ExcelJS from 'exceljs';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { type Cell, COLUMNS } from './columns';
+
+// XLSX from the staged rows (one JSON array of cells per line), streamed with exceljs's
+// WorkbookWriter: inline strings (useSharedStrings: false, so no table of every distinct string
+// is kept in memory), each row committed as it is written. Ids are written as strings, so they are
+// text cells and Excel shows all 19 digits. A sheet holds Excel's 1,048,576 rows (header included);
+// the next rows continue on "tweets 2", "tweets 3", each with the header again.
+
+export const EXCEL_MAX_ROWS = 1_048_576;
+/** Excel's limit on the characters of one cell. */
+const EXCEL_MAX_CELL_CHARS = 32_767;
+// XML 1.0 cannot carry these code points; exceljs would write a file Excel refuses to open.
+// eslint-disable-next-line no-control-regex
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+function cleanText(s: string): string {
+  const t = s.replace(XML_INVALID, '');
+  return t.length > EXCEL_MAX_CELL_CHARS ? t.slice(0, EXCEL_MAX_CELL_CHARS) : t;
+}
+
+export interface XlsxOptions {
+  /** Rows per sheet including the header; tests lower it to see the second sheet. */
+  maxRowsPerSheet?: number;
+}
+
+export async function writeXlsxFromStaged(stagedPath: string, outPath: string, options: XlsxOptions = {}): Promise<number> {
+  const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useSharedStrings: false, useStyles: false });
+  const header = COLUMNS.map((c) => c.name);
+  let sheet: ExcelJS.Worksheet | undefined;
+  let sheets = 0;
+  let inSheet = 0;
+  let rows = 0;
+  const lines = createInterface({ input: createReadStream(stagedPath, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line === '') continue;
+    if (!sheet || inSheet === perSheet) {
+      sheet?.commit();
+      sheets += 1;
+      sheet = workbook.addWorksheet(sheets === 1 ? 'tweets' : `tweets ${sheets}`);
+      sheet.addRow(header).commit();
+      inSheet = 0;
+    }
+    const cells = JSON.parse(line) as Cell[];
+    sheet.addRow(cells.map((c) => (typeof c === 'string' ? cleanText(c) : c))).commit();
+    inSheet += 1;
+    rows += 1;
+  }
+  if (!sheet) {
+    sheet = workbook.addWorksheet('tweets');
+    sheet.addRow(header).commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+  return rows;
+}

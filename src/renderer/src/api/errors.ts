@@ -1,0 +1,45 @@
+import type { AppError, AppErrorCode } from '../../../shared/contract';
+
+/** A failed engine call, as the views see it: the catalogue's code, words, and maybe a position. */
+export class EngineError extends Error {
+  override name = 'EngineError';
+  readonly code: AppErrorCode;
+  readonly position: AppError['position'];
+  constructor(error: AppError) {
+    super(error.message);
+    this.code = error.code;
+    this.position = error.position;
+  }
+}
+
+/** Whatever a transport rejected with (an AppError object, an Error, a string) -> EngineError. */
+export function toEngineError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  if (err && typeof err === 'object' && typeof (err as AppError).code === 'string' && typeof (err as AppError).message === 'string') {
+    return new EngineError(err as AppError);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new EngineError({ code: 'internal', message: message || 'Something went wrong.' });
+}
+
+/** Words for a person, by code: what happened and what to do about it. */
+export function explain(error: EngineError): { title: string; hint: string | null } {
+  switch (error.code) {
+    case 'payment_required':
+      return { title: 'Not enough credits', hint: "The app's own reads are metered like any script's. Grant credits to the user 'app' in Settings." };
+    case 'rate_limited':
+      return { title: 'Too many requests', hint: 'The per-minute limit was reached; this retries by itself shortly, or raise the limit in Settings.' };
+    case 'not_found':
+      return { title: 'Not found', hint: null };
+    case 'forbidden':
+      return { title: 'Not allowed', hint: null };
+    case 'invalid':
+      return { title: 'Please check the input', hint: null };
+    case 'unavailable':
+      return { title: 'Not available yet', hint: 'This part of Skein is not in this build yet.' };
+    case 'unauthorized':
+      return { title: 'Not signed in', hint: 'Reload the page to get a new session.' };
+    default:
+      return { title: 'Something went wrong', hint: 'Please try again; if it keeps failing, restart Skein.' };
+  }
+}

@@ -1,0 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { ImportProgress } from '../../../shared/contract';
+import { useUi } from '../stores/ui';
+import { bridge } from './transport';
+
+/**
+ * Engine events -> cache updates. Progress of a job refreshes the job list (at most every 500 ms:
+ * a million-row export reports often); the end of a job refreshes jobs, exports, credits and says
+ * so; webhook deliveries and inbox posts refresh their tables; import progress is kept in the
+ * query cache under ['imports'] (engine data, not UI state).
+ */
+export function useEngineEvents(): void {
+  const client = useQueryClient();
+  const toast = useUi((s) => s.toast);
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const refreshJobs = () => {
+      pending ??= setTimeout(() => {
+        pending = null;
+        void client.invalidateQueries({ queryKey: ['jobs.list'] });
+      }, 500);
+    };
+    const offs = [
+      bridge.on('job.progress', refreshJobs),
+      bridge.on('job.finished', (e) => {
+        for (const key of ['jobs.list', 'jobs.get', 'exports.list', 'credits.ledger', 'users.list']) void client.invalidateQueries({ queryKey: [key] });
+        toast(e.status === 'success' ? `Job ${e.job_id} finished.` : `Job ${e.job_id} failed: ${e.message ?? 'unknown error'}`, e.status === 'success' ? 'ok' : 'error');
+      }),
+      bridge.on('webhook.delivery', () => void client.invalidateQueries({ queryKey: ['webhooks.deliveries'] })),
+      bridge.on('inbox.received', () => void client.invalidateQueries({ queryKey: ['inbox.get'] })),
+      bridge.on('app.navigate', (e) => {
+        if (/^\/[\w/-]*$/.test(e.path)) window.location.hash = e.path;
+      }),
+      bridge.on('import.progress', (p) => {
+        client.setQueryData<ImportProgress[]>(['imports'], (old = []) => {
+          const rest = old.filter((o) => o.import_id !== p.import_id);
+          return [...rest, p];
+        });
+        if (p.done) void client.invalidateQueries({ queryKey: ['corpus.summary'] });
+      }),
+    ];
+    return () => {
+      if (pending) clearTimeout(pending);
+      offs.forEach((off) => off());
+    };
+  }, [client, toast]);
+}

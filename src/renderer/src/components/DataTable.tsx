@@ -1,0 +1,168 @@
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+
+export interface DataTableProps<T> {
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  getRowId: (row: T) => string;
+  /** Accessible name of the table ("Posts of @ada"). */
+  label: string;
+  onOpen?: (row: T) => void;
+  /** Infinite lists: called when the last rows come into view. */
+  onEndReached?: () => void;
+  /** Fixed height in px of the scroll area; rows are virtualised inside it. */
+  height?: number;
+  rowHeight?: number;
+  empty?: ReactNode;
+  footer?: ReactNode;
+  initialSorting?: SortingState;
+}
+
+// Rows rendered beyond the visible ones, so a fast scroll shows no blank band.
+const OVERSCAN_ROWS = 8;
+// "Near the end": this many rows before the last one.
+const END_MARGIN_ROWS = 2;
+
+/**
+ * Every list of the app: TanStack Table for columns and sorting, TanStack Virtual so only the
+ * visible rows are in the DOM (100,000 rows stay a few dozen nodes), keyboard navigation (arrows,
+ * Home/End, Enter opens), fixed row height so nothing jumps while data arrives.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { data, columns, getRowId, onOpen, onEndReached, height = 480, rowHeight = 44 } = props;
+  const [sorting, setSorting] = useState<SortingState>(props.initialSorting ?? []);
+  const [active, setActive] = useState(0);
+  const table = useReactTable({
+    data,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getRowId: (row) => getRowId(row),
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
+  const rows = table.getRowModel().rows;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN_ROWS,
+  });
+  const items = virtualizer.getVirtualItems();
+  // The last row actually on screen (not the overscan): the next page is asked for when the
+  // analyst sees the end of the list, or at once when the list is shorter than its box.
+  const lastVisible = Math.floor(((virtualizer.scrollOffset ?? 0) + height) / rowHeight);
+
+  useEffect(() => {
+    if (onEndReached && rows.length > 0 && lastVisible >= rows.length - END_MARGIN_ROWS) onEndReached();
+  }, [lastVisible, rows.length, onEndReached]);
+
+  const template = table
+    .getVisibleLeafColumns()
+    .map((c) => (c.columnDef.meta as { grow?: boolean } | undefined)?.grow ? `minmax(${c.getSize()}px, 1fr)` : `${c.getSize()}px`)
+    .join(' ');
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (rows.length === 0) return;
+    let next = active;
+    if (e.key === 'ArrowDown') next = Math.min(rows.length - 1, active + 1);
+    else if (e.key === 'ArrowUp') next = Math.max(0, active - 1);
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = rows.length - 1;
+    else if (e.key === 'PageDown') next = Math.min(rows.length - 1, active + Math.floor(height / rowHeight));
+    else if (e.key === 'PageUp') next = Math.max(0, active - Math.floor(height / rowHeight));
+    else if (e.key === 'Enter' && onOpen && rows[active]) {
+      onOpen(rows[active]!.original);
+      e.preventDefault();
+      return;
+    } else return;
+    e.preventDefault();
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  return (
+    <div className="table" role="table" aria-label={props.label} aria-rowcount={rows.length}>
+      <div className="table-head" role="rowgroup">
+        {table.getHeaderGroups().map((group) => (
+          <div key={group.id} role="row" className="table-row table-header-row" style={{ gridTemplateColumns: template }}>
+            {group.headers.map((header) => {
+              const sorted = header.column.getIsSorted();
+              const canSort = header.column.getCanSort();
+              return (
+                <div
+                  key={header.id}
+                  role="columnheader"
+                  className={`cell head-cell ${(header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}
+                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                >
+                  {canSort ? (
+                    <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      <span className="sort-mark" aria-hidden="true">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                    </button>
+                  ) : (
+                    flexRender(header.column.columnDef.header, header.getContext())
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+      <div
+        ref={scrollRef}
+        className="table-body"
+        role="rowgroup"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        style={{ height }}
+        data-testid="table-body"
+      >
+        {rows.length === 0 ? (
+          <div className="table-empty">{props.empty ?? 'Nothing here yet.'}</div>
+        ) : (
+          <div className="table-canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rows[item.index]!;
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={item.index + 1}
+                  aria-selected={item.index === active}
+                  className={`table-row body-row ${item.index === active ? 'active' : ''} ${onOpen ? 'clickable' : ''}`}
+                  style={{ gridTemplateColumns: template, height: rowHeight, transform: `translateY(${item.start}px)` }}
+                  onClick={() => {
+                    setActive(item.index);
+                    onOpen?.(row.original);
+                  }}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <div
+                      key={cell.id}
+                      role="cell"
+                      className={`cell ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}
+                    >
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      {props.footer ? <div className="table-foot">{props.footer}</div> : null}
+    </div>
+  );
+}

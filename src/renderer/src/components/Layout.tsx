@@ -1,0 +1,90 @@
+import { type ReactNode, useEffect } from 'react';
+import { navigate, useRoute } from '../router';
+import { useUi } from '../stores/ui';
+import { isDesktop } from '../api/transport';
+import { Icon } from './Icon';
+
+export const NAV = [
+  { path: '/', label: 'Home', icon: 'home', match: ['', 'post', 'article', 'space'] },
+  { path: '/timeline', label: 'Timeline', icon: 'timeline', match: ['timeline'] },
+  { path: '/search', label: 'Search', icon: 'search', match: ['search'] },
+  { path: '/jobs', label: 'Jobs', icon: 'jobs', match: ['jobs'] },
+  { path: '/exports', label: 'Exports', icon: 'exports', match: ['exports'] },
+  { path: '/settings', label: 'Settings', icon: 'settings', match: ['settings'] },
+] as const;
+
+/**
+ * The frame of every view: sidebar navigation, the view's content, passing notices. Alt+1..6 jump
+ * between sections (the desktop menu binds Ctrl/Cmd+1..6 to the same), "/" opens search.
+ */
+export function Layout({ children }: { children: ReactNode }) {
+  const route = useRoute();
+  const section = route.parts[0] ?? '';
+  const toasts = useUi((s) => s.toasts);
+  const dismiss = useUi((s) => s.dismiss);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+      if (e.altKey && /^[1-6]$/.test(e.key)) {
+        navigate(NAV[Number(e.key) - 1]!.path);
+        e.preventDefault();
+      } else if (e.key === '/' && !typing) {
+        navigate('/search');
+        e.preventDefault();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <nav className="sidebar" aria-label="Sections">
+        <div className="brand">
+          <span className="brand-mark"><Icon name="brand" size={22} /></span>
+          <span className="brand-name">Skein</span>
+        </div>
+        <ul>
+          {NAV.map((item, i) => {
+            const current = (item.match as readonly string[]).includes(section);
+            return (
+              <li key={item.path}>
+                <a href={`#${item.path}`} aria-current={current ? 'page' : undefined} title={`${item.label} (Alt+${i + 1})`}>
+                  <span className="nav-icon"><Icon name={item.icon} /></span>
+                  {item.label}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="sidebar-foot muted small">{isDesktop ? 'Desktop app' : 'Headless mode'}</div>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((t) => (
+          <div key={t.id} className={`toast ${t.tone}`}>
+            <span>{t.text}</span>
+            <button type="button" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {subtitle ? <p className="muted">{subtitle}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </header>
+  );
+}

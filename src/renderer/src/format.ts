@@ -1,0 +1,45 @@
+// Formatting for people: dates in the analyst's locale and UTC, counts with separators.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const number = new Intl.NumberFormat();
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+
+/** Any of the spec's timestamp forms (ISO with Z or +00:00, "Wed Oct 10 20:19:24 +0000 2018", epoch ms). */
+export function toMs(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return value;
+  if (/^\d+$/.test(value)) return Number(value);
+  const ms = Date.parse(value.replace(/\.(\d{3})\d*Z$/, '.$1Z'));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export const fmtDateTime = (value: string | number | null | undefined) => {
+  const ms = toMs(value);
+  return ms === null ? '—' : dateTime.format(ms);
+};
+export const fmtDate = (value: string | number | null | undefined) => {
+  const ms = toMs(value);
+  return ms === null ? '—' : dateOnly.format(ms);
+};
+export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : number.format(n));
+export const fmtCompact = (n: number | null | undefined) => (n === null || n === undefined ? '—' : compact.format(n));
+
+export function fmtBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function fmtDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

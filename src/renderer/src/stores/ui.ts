@@ -1,0 +1,38 @@
+import { create } from 'zustand';
+
+// UI state only (what is open, what is typed, passing notices). Engine data lives in TanStack Query.
+export interface Toast {
+  id: number;
+  text: string;
+  tone: 'ok' | 'error' | 'info';
+}
+
+interface UiState {
+  toasts: Toast[];
+  toast(text: string, tone?: Toast['tone']): void;
+  dismiss(id: number): void;
+  /** Post view: raw JSON panel open. */
+  showRawJson: boolean;
+  setShowRawJson(open: boolean): void;
+  /** Settings: the user whose ledger and webhook are shown. */
+  settingsUserId: number | null;
+  setSettingsUserId(id: number | null): void;
+}
+
+let nextToast = 1;
+// A notice stays 6 s: long enough to read two lines.
+const TOAST_MS = 6_000;
+
+export const useUi = create<UiState>((set) => ({
+  toasts: [],
+  toast(text, tone = 'info') {
+    const id = nextToast++;
+    set((s) => ({ toasts: [...s.toasts.slice(-4), { id, text, tone }] }));
+    setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS);
+  },
+  dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  showRawJson: false,
+  setShowRawJson: (open) => set({ showRawJson: open }),
+  settingsUserId: null,
+  setSettingsUserId: (id) => set({ settingsUserId: id }),
+}));

@@ -1,0 +1,142 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { JobParams, OutputFormat } from '../../../../shared/contract';
+import { useSkein, useSkeinMutation } from '../../api/hooks';
+import { ErrorState } from '../../components/States';
+import { fmtInt } from '../../format';
+import { useRoute } from '../../router';
+import { useUi } from '../../stores/ui';
+
+const ID = /^\d{1,19}$/;
+
+/** Both job kinds with every parameter of spec 4.6 / 4.7, and the credit hold shown before starting. */
+export function JobForm() {
+  const { query } = useRoute();
+  const [kind, setKind] = useState<'replies' | 'search'>(query.get('new') === 'search' ? 'search' : 'replies');
+  const [tweetId, setTweetId] = useState(query.get('tweet_id') ?? '');
+  const [q, setQ] = useState(query.get('query') ?? '');
+  const [type, setType] = useState<'Latest' | 'Top'>(query.get('type') === 'Top' ? 'Top' : 'Latest');
+  const [sinceId, setSinceId] = useState('');
+  const [maxId, setMaxId] = useState('');
+  const [maxCount, setMaxCount] = useState('');
+  const [format, setFormat] = useState<OutputFormat>('json');
+  const [compress, setCompress] = useState(false);
+  const toast = useUi((s) => s.toast);
+  useEffect(() => {
+    if (query.get('new') === 'search' || query.get('new') === 'replies') setKind(query.get('new') as 'replies' | 'search');
+    if (query.get('tweet_id')) setTweetId(query.get('tweet_id')!);
+    if (query.get('query')) setQ(query.get('query')!);
+  }, [query]);
+
+  const problems: string[] = [];
+  if (kind === 'replies' && !ID.test(tweetId.trim())) problems.push('The post id must be a number.');
+  if (kind === 'search' && q.trim() === '') problems.push('Type a query.');
+  if (sinceId.trim() && !ID.test(sinceId.trim())) problems.push('since_id must be a number.');
+  if (kind === 'search' && maxId.trim() && !ID.test(maxId.trim())) problems.push('max_id must be a number.');
+  if (maxCount.trim() && !/^\d+$/.test(maxCount.trim())) problems.push('max_count must be a whole number.');
+
+  const params: JobParams =
+    kind === 'replies'
+      ? {
+          kind,
+          tweet_id: tweetId.trim(),
+          ...(sinceId.trim() ? { since_id: sinceId.trim() } : {}),
+          ...(maxCount.trim() ? { max_count: Number(maxCount) } : {}),
+          compress,
+          output_format: format,
+        }
+      : {
+          kind,
+          query: q.trim(),
+          type,
+          ...(sinceId.trim() ? { since_id: sinceId.trim() } : {}),
+          ...(maxId.trim() ? { max_id: maxId.trim() } : {}),
+          ...(maxCount.trim() ? { max_count: Number(maxCount) } : {}),
+          compress,
+          output_format: format,
+        };
+  const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0, staleTime: 0 });
+  const create = useSkeinMutation('jobs.create', ['jobs.list', 'credits.ledger', 'users.list']);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (problems.length) return;
+    create.mutate(params, { onSuccess: (r) => toast(`Job ${r.job_id} started.`, 'ok') });
+  };
+
+  return (
+    <form className="card job-form" onSubmit={submit} aria-labelledby="new-job-title">
+      <h2 id="new-job-title">New collection</h2>
+      <div className="tabs" role="tablist" aria-label="Job kind">
+        <button type="button" role="tab" aria-selected={kind === 'replies'} onClick={() => setKind('replies')}>Replies to a post</button>
+        <button type="button" role="tab" aria-selected={kind === 'search'} onClick={() => setKind('search')}>Search results</button>
+      </div>
+      <div className="form-grid">
+        {kind === 'replies' ? (
+          <Field label="Post id" hint="tweet_id: the post whose direct and second-level replies are collected.">
+            <input value={tweetId} onChange={(e) => setTweetId(e.target.value)} inputMode="numeric" placeholder="1849301923456789012" />
+          </Field>
+        ) : (
+          <>
+            <Field label="Query" hint="query: the search operators, as in Search." wide>
+              <input value={q} onChange={(e) => setQ(e.target.value)} placeholder="#opendata -filter:replies" spellCheck={false} />
+            </Field>
+            <Field label="Order" hint="type: Latest (newest first) or Top (most engagement).">
+              <select value={type} onChange={(e) => setType(e.target.value as 'Latest' | 'Top')}>
+                <option value="Latest">Latest</option>
+                <option value="Top">Top</option>
+              </select>
+            </Field>
+            <Field label="Start from id" hint="max_id: appended to the query as max_id:<ID>.">
+              <input value={maxId} onChange={(e) => setMaxId(e.target.value)} inputMode="numeric" placeholder="optional" />
+            </Field>
+          </>
+        )}
+        <Field label="Stop at id" hint="since_id: only posts newer than this; the job stops when it is reached.">
+          <input value={sinceId} onChange={(e) => setSinceId(e.target.value)} inputMode="numeric" placeholder="optional" />
+        </Field>
+        <Field label="Maximum posts" hint={kind === 'search' ? 'max_count: default 20.' : 'max_count: default all replies.'}>
+          <input value={maxCount} onChange={(e) => setMaxCount(e.target.value)} inputMode="numeric" placeholder={kind === 'search' ? '20' : 'all'} />
+        </Field>
+        <Field label="File format" hint="output_format: json has every field; csv and xlsx open in Excel.">
+          <select value={format} onChange={(e) => setFormat(e.target.value as OutputFormat)} aria-label="File format">
+            <option value="json">JSON</option>
+            <option value="csv">CSV</option>
+            <option value="xlsx">Excel (xlsx)</option>
+          </select>
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={compress} onChange={(e) => setCompress(e.target.checked)} /> Zip the file (compress)
+        </label>
+      </div>
+      <div className="form-foot">
+        <div className="estimate" aria-live="polite" data-testid="credit-hold">
+          {problems.length ? (
+            <span className="muted">{problems[0]}</span>
+          ) : estimate.error ? (
+            <span className="error-text">{estimate.error.message}</span>
+          ) : estimate.data ? (
+            <span className={estimate.data.enough ? '' : 'error-text'}>
+              Holds <strong>{fmtInt(estimate.data.hold)}</strong> credits ({estimate.data.basis}); {fmtInt(estimate.data.available)} available.
+            </span>
+          ) : (
+            <span className="muted">Working out the credit hold…</span>
+          )}
+        </div>
+        <button type="submit" disabled={problems.length > 0 || create.isPending || estimate.data?.enough === false}>
+          {create.isPending ? 'Starting…' : 'Start job'}
+        </button>
+      </div>
+      {create.error ? <ErrorState error={create.error} /> : null}
+    </form>
+  );
+}
+
+function Field({ label, hint, children, wide }: { label: string; hint: string; children: React.ReactNode; wide?: boolean }) {
+  return (
+    <label className={`field ${wide ? 'wide' : ''}`}>
+      <span className="label">{label}</span>
+      {children}
+      <span className="hint">{hint}</span>
+    </label>
+  );
+}

@@ -1,0 +1,117 @@
+import { useMemo } from 'react';
+import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
+import type { JobRow } from '../../../../shared/contract';
+import { useSkein, useSkeinMutation } from '../../api/hooks';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/Layout';
+import { ProgressBar } from '../../components/ProgressBar';
+import { ErrorState } from '../../components/States';
+import { fmtDateTime, fmtDuration, fmtInt } from '../../format';
+import { href } from '../../router';
+import { JobForm } from './JobForm';
+
+const col = createColumnHelper<JobRow>();
+
+function describe(job: JobRow): string {
+  const p = job.params;
+  if (job.kind === 'replies') return `Replies to ${String(p.tweet_id ?? '?')}`;
+  return `Search “${String(p.query ?? '')}”`;
+}
+
+/** Rate and time left from the job's own progress and start time (the engine's clock). */
+export function rateAndEta(job: JobRow, nowMs: number): { rate: number | null; etaMs: number | null } {
+  if (!job.started_ms || job.progress <= 0) return { rate: null, etaMs: null };
+  const end = job.finished_ms ?? nowMs;
+  const seconds = Math.max(0.001, (end - job.started_ms) / 1000);
+  const rate = job.progress / seconds;
+  const etaMs = job.status === 'processing' && job.progress_total ? ((job.progress_total - job.progress) / rate) * 1000 : null;
+  return { rate, etaMs };
+}
+
+export function JobsView() {
+  const jobs = useSkein('jobs.list', undefined, {
+    // Events refresh the list; polling every 2 s is the safety net while something runs.
+    refetchInterval: (q) => (q.state.data?.some((j) => j.status === 'pending' || j.status === 'processing') ? 2000 : false),
+    staleTime: 0,
+  });
+  const cancel = useSkeinMutation('jobs.cancel', ['jobs.list']);
+  const retry = useSkeinMutation('jobs.retry', ['jobs.list']);
+  const columns = useMemo(
+    () =>
+      [
+        col.accessor('job_id', { header: 'Job', size: 64, meta: { numeric: true } }),
+        col.accessor((j) => describe(j), { id: 'what', header: 'Collection', size: 220, meta: { grow: true }, cell: (c) => <span className="truncate" title={c.getValue()}>{c.getValue()}</span> }),
+        col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 80 }),
+        col.accessor('status', {
+          header: 'Status',
+          size: 100,
+          cell: (c) => <span className={`state-badge ${c.getValue()}`} title={c.row.original.message ?? undefined}>{c.getValue()}</span>,
+        }),
+        col.accessor('progress', {
+          header: 'Progress',
+          size: 170,
+          cell: (c) => {
+            const j = c.row.original;
+            return (
+              <div className="progress-cell">
+                <ProgressBar value={j.progress} total={j.status === 'success' ? j.progress || 1 : j.progress_total} label={`Progress of job ${j.job_id}`} />
+                <span className="small muted">{fmtInt(j.progress)}{j.progress_total !== null ? ` / ${fmtInt(j.progress_total)}` : ''}</span>
+              </div>
+            );
+          },
+        }),
+        col.display({
+          id: 'rate',
+          header: 'Rate · ETA',
+          size: 130,
+          cell: (c) => {
+            const { rate, etaMs } = rateAndEta(c.row.original, Date.now());
+            return <span className="small">{rate === null ? '—' : `${fmtInt(Math.round(rate))}/s`}{etaMs !== null ? ` · ${fmtDuration(etaMs)} left` : ''}</span>;
+          },
+        }),
+        col.accessor('credits_used', { header: 'Credits', size: 80, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
+        col.accessor('created_ms', { header: 'Created', size: 140, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.display({
+          id: 'actions',
+          header: '',
+          size: 150,
+          cell: (c) => {
+            const j = c.row.original;
+            const running = j.status === 'pending' || j.status === 'processing';
+            return (
+              <div className="row-actions" onClick={(e) => e.stopPropagation()}>
+                {running ? <button type="button" className="subtle small" onClick={() => cancel.mutate({ job_id: j.job_id })}>Cancel</button> : null}
+                {j.status === 'error' ? <button type="button" className="subtle small" onClick={() => retry.mutate({ job_id: j.job_id })}>Retry</button> : null}
+                {j.status === 'success' ? <a className="button subtle small" href={href('/exports', { job: j.job_id })}>File</a> : null}
+              </div>
+            );
+          },
+        }),
+      ] as ColumnDef<JobRow, unknown>[],
+    [cancel, retry],
+  );
+  const failed = jobs.data?.filter((j) => j.status === 'error' && j.message) ?? [];
+  return (
+    <div className="view jobs">
+      <PageHeader title="Jobs" subtitle="Collections run in the background, survive restarts, and end in a file." />
+      <JobForm />
+      <section className="card" aria-labelledby="job-list-title">
+        <h2 id="job-list-title">Collections</h2>
+        {jobs.error ? (
+          <ErrorState error={jobs.error} />
+        ) : (
+          <DataTable label="Jobs" data={jobs.data ?? []} columns={columns} getRowId={(j) => String(j.job_id)} height={320} empty={jobs.isPending ? 'Loading…' : 'No jobs yet: start one above.'} initialSorting={[{ id: 'job_id', desc: true }]} />
+        )}
+        {cancel.error ? <ErrorState error={cancel.error} /> : null}
+        {retry.error ? <ErrorState error={retry.error} /> : null}
+        {failed.length ? (
+          <ul className="job-errors" aria-label="Errors">
+            {failed.slice(0, 5).map((j) => (
+              <li key={j.job_id}><strong>Job {j.job_id}:</strong> {j.message}</li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </div>
+  );
+}

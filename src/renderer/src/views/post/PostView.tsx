@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { ReplyTree, Tweet } from '../../../../shared/contract';
+import { useSkein } from '../../api/hooks';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/Layout';
+import { RawJson } from '../../components/RawJson';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { UserCard } from '../../components/UserCard';
+import { href, navigate } from '../../router';
+import { useUi } from '../../stores/ui';
+import { tweetColumns } from '../tweet-columns';
+import { TweetCard } from './TweetCard';
+
+/** Post: the post, its author, the reply tree level by level, the raw JSON; collect or search from here. */
+export function PostView({ id }: { id: string }) {
+  const post = useSkein('post.get', { id }, { enabled: id !== '', staleTime: Infinity });
+  const showRaw = useUi((s) => s.showRawJson);
+  const setShowRaw = useUi((s) => s.setShowRawJson);
+  if (post.error) return <div className="view"><PageHeader title="Post" /><ErrorState error={post.error} /></div>;
+  if (post.isPending) return <div className="view"><PageHeader title="Post" /><Loading /></div>;
+  const tweet = post.data.tweet;
+  return (
+    <div className="view post">
+      <PageHeader
+        title="Post"
+        subtitle={`by @${tweet.user.screen_name}`}
+        actions={
+          <>
+            <a className="button" href={href('/jobs', { new: 'replies', tweet_id: tweet.id_str })}>Collect replies</a>
+            <a className="button subtle" href={href('/search', { q: `from:${tweet.user.screen_name}` })}>Search this author</a>
+            <button type="button" className="subtle" aria-pressed={showRaw} onClick={() => setShowRaw(!showRaw)}>
+              {showRaw ? 'Hide JSON' : 'Raw JSON'}
+            </button>
+          </>
+        }
+      />
+      <div className="two-columns">
+        <div className="main-column">
+          <TweetCard tweet={tweet} />
+          {showRaw ? <RawJson json={post.data.raw_json} /> : null}
+          <Replies id={tweet.id_str} />
+        </div>
+        <aside className="side-column" aria-label="Author">
+          <UserCard user={tweet.user} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function Replies({ id }: { id: string }) {
+  const tree = useSkein('post.replies', { id }, { staleTime: Infinity });
+  return (
+    <section className="card" aria-labelledby="replies-title">
+      <h2 id="replies-title">Replies</h2>
+      {tree.error ? <ErrorState error={tree.error} /> : tree.isPending ? <Loading /> : <ReplyLevels tree={tree.data} />}
+    </section>
+  );
+}
+
+function ReplyLevels({ tree }: { tree: ReplyTree }) {
+  const [depth, setDepth] = useState(tree.levels[0]?.depth ?? 1);
+  const columns = useMemo(() => tweetColumns({ withAuthor: true }) as ColumnDef<Tweet, unknown>[], []);
+  if (tree.levels.length === 0) return <Empty title="No replies in the corpus" />;
+  const level = tree.levels.find((l) => l.depth === depth) ?? tree.levels[0]!;
+  return (
+    <>
+      <div className="tabs" role="tablist" aria-label="Reply levels">
+        {tree.levels.map((l) => (
+          <button
+            key={l.depth}
+            type="button"
+            role="tab"
+            aria-selected={l.depth === level.depth}
+            onClick={() => setDepth(l.depth)}
+          >
+            {l.depth === 1 ? 'Direct replies' : `Level ${l.depth}`} <span className="count">{l.tweets.length}</span>
+          </button>
+        ))}
+      </div>
+      <DataTable
+        label={`Replies at level ${level.depth}`}
+        data={level.tweets}
+        columns={columns}
+        getRowId={(t) => t.id_str}
+        onOpen={(t) => navigate(`/post/${t.id_str}`)}
+        height={360}
+      />
+      {tree.truncated ? <p className="muted small">Only the first replies of each level are shown; collect replies to get them all.</p> : null}
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { Tweet } from '../../../../shared/contract';
+import type { EngineError } from '../../api/errors';
+import { useSkeinPages } from '../../api/hooks';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/Layout';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { href, navigate, useRoute } from '../../router';
+import { tweetColumns } from '../tweet-columns';
+import { OPERATORS } from './operators';
+
+/** Search: the platform's operators over the corpus; syntax errors are underlined where they are. */
+export function SearchView() {
+  const { query } = useRoute();
+  const q = query.get('q') ?? '';
+  const type = query.get('type') === 'Top' ? 'Top' : 'Latest';
+  const [draft, setDraft] = useState(q);
+  const [help, setHelp] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => setDraft(q), [q]);
+  useEffect(() => input.current?.focus(), []);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    navigate('/search', { q: draft.trim(), type });
+  };
+
+  return (
+    <div className="view search">
+      <PageHeader
+        title="Search"
+        subtitle="The platform's search operators over the corpus on this machine."
+        actions={<button type="button" className="subtle" aria-expanded={help} onClick={() => setHelp(!help)}>Operators</button>}
+      />
+      <form className="card search-form" onSubmit={submit} role="search">
+        <div className="row-form">
+          <label className="grow">
+            <span className="sr-only">Query</span>
+            <input
+              ref={input}
+              className="query-input"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder='e.g. #opendata from:ada_lv -filter:replies since:2026-01-01'
+              aria-label="Query"
+              spellCheck={false}
+            />
+          </label>
+          <fieldset className="segmented" aria-label="Order">
+            {(['Latest', 'Top'] as const).map((t) => (
+              <label key={t} className={type === t ? 'on' : ''}>
+                <input type="radio" name="type" value={t} checked={type === t} onChange={() => navigate('/search', { q, type: t })} />
+                {t}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Search</button>
+        </div>
+        {help ? (
+          <ul className="operator-help" aria-label="Search operators">
+            {OPERATORS.map((o) => (
+              <li key={o.op}>
+                <button type="button" className="link" onClick={() => setDraft((d) => (d ? `${d} ${o.example}` : o.example))}>
+                  <code>{o.example}</code>
+                </button>
+                <span className="muted">{o.meaning}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </form>
+      {q ? <Results q={q} type={type} /> : <Empty title="Type a query">Press Enter to search. “Operators” lists what you can use.</Empty>}
+    </div>
+  );
+}
+
+function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
+  const pages = useSkeinPages('search.page', { query: q, type }, true);
+  const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.tweets) ?? [], [pages.data]);
+  const columns = useMemo(() => tweetColumns({ withAuthor: true }) as ColumnDef<Tweet, unknown>[], []);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+  const onEnd = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  if (pages.error && rows.length === 0) {
+    return pages.error.position ? <QueryError q={q} error={pages.error} /> : <ErrorState error={pages.error} />;
+  }
+  if (pages.isPending) return <Loading lines={4} />;
+  return (
+    <>
+      <DataTable
+        label="Search results"
+        data={rows}
+        columns={columns}
+        getRowId={(t) => t.id_str}
+        onOpen={(t) => navigate(`/post/${t.id_str}`)}
+        onEndReached={onEnd}
+        empty="No post matches this query."
+        footer={
+          <span data-testid="search-status">
+            {rows.length} posts · {isFetchingNextPage ? 'loading more…' : hasNextPage ? 'scroll for more' : 'all results shown'} ·{' '}
+            <a href={href('/jobs', { new: 'search', query: q, type })}>Collect all into a file</a>
+          </span>
+        }
+      />
+    </>
+  );
+}
+
+/** The query with the offending part underlined, and the parser's words. */
+function QueryError({ q, error }: { q: string; error: EngineError }) {
+  const chars = Array.from(q);
+  const start = Math.max(0, (error.position?.column ?? 1) - 1);
+  const end = Math.min(chars.length, start + Math.max(1, error.position?.length ?? 1));
+  return (
+    <div className="state error-state" role="alert">
+      <strong>The query has a mistake</strong>
+      <pre className="query-mirror" aria-label="Query with the mistake marked">
+        {chars.slice(0, start).join('')}
+        <mark className="query-error">{start >= chars.length ? ' ' : chars.slice(start, end).join('')}</mark>
+        {chars.slice(end).join('')}
+      </pre>
+      <p>{error.message}</p>
+    </div>
+  );
+}

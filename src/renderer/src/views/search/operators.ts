@@ -1,0 +1,23 @@
+// The search language's operators, for the help panel (docs/search-language.md has the details).
+export const OPERATORS: { op: string; example: string; meaning: string }[] = [
+  { op: 'word word', example: 'climate policy', meaning: 'Both words (implicit AND)' },
+  { op: 'OR', example: 'cats OR dogs', meaning: 'Either side' },
+  { op: '( )', example: '(cats OR dogs) -puppies', meaning: 'Grouping' },
+  { op: '-', example: '-filter:replies', meaning: 'Negation' },
+  { op: '"…"', example: '"exact phrase"', meaning: 'Exact phrase' },
+  { op: 'from:', example: 'from:ada_lv', meaning: 'Posted by' },
+  { op: 'to:', example: 'to:ada_lv', meaning: 'Replying to' },
+  { op: '@', example: '@ada_lv', meaning: 'Mentions' },
+  { op: '#', example: '#opendata', meaning: 'Hashtag' },
+  { op: '$', example: '$ACME', meaning: 'Cashtag' },
+  { op: 'conversation_id:', example: 'conversation_id:1849301923456789012', meaning: 'In this conversation' },
+  { op: 'since_id: / max_id:', example: 'since_id:1849301923456789012', meaning: 'Id bounds' },
+  { op: 'since: / until:', example: 'since:2026-01-01 until:2026-02-01', meaning: 'Dates (UTC; until exclusive)' },
+  { op: 'since_time: / until_time:', example: 'since_time:1767225600', meaning: 'Unix seconds' },
+  { op: 'lang:', example: 'lang:en', meaning: 'Language' },
+  { op: 'min_faves: / min_retweets: / min_replies:', example: 'min_faves:100', meaning: 'At least (negated: at most)' },
+  { op: 'filter:replies', example: '-filter:replies', meaning: 'Only (or no) replies' },
+  { op: 'filter:quote / links / media / self_threads', example: 'filter:links', meaning: 'Kinds of post' },
+  { op: 'url:', example: 'url:example.org', meaning: 'Links to' },
+  { op: 'quoted_tweet_id:', example: 'quoted_tweet_id:1849301923456789012', meaning: 'Quotes this post' },
+];

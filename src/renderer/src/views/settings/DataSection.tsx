@@ -1,0 +1,75 @@
+import { useQuery } from '@tanstack/react-query';
+import { type DragEvent, useRef, useState } from 'react';
+import type { ImportProgress } from '../../../../shared/contract';
+import { useSkein } from '../../api/hooks';
+import { useImportFiles } from '../../api/import';
+import { ErrorState } from '../../components/States';
+import { ProgressBar } from '../../components/ProgressBar';
+import { fmtBytes, fmtInt } from '../../format';
+
+/** Data: where it lives, and importing files by dropping them or picking them. */
+export function DataSection() {
+  const info = useSkein('app.info', undefined, { staleTime: 0 });
+  const imports = useQuery<ImportProgress[]>({ queryKey: ['imports'], queryFn: () => [], staleTime: Infinity, initialData: [] });
+  const [over, setOver] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const { importFiles, reading: uploading, error: importError } = useImportFiles();
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    void importFiles(Array.from(e.dataTransfer.files));
+  };
+  return (
+    <section className="card" aria-labelledby="data-title">
+      <h2 id="data-title">Data</h2>
+      <p className="muted small">Tip: drop files anywhere on the window to import them.</p>
+      {info.data ? (
+        <dl className="facts">
+          <div><dt>Data dir</dt><dd><code className="wrap" data-testid="data-dir">{info.data.data_dir}</code></dd></div>
+          <div><dt>Database</dt><dd>{fmtBytes(info.data.db_bytes)}</dd></div>
+          <div><dt>Local API</dt><dd><code>{info.data.api_url ?? '—'}</code></dd></div>
+          <div><dt>Mode</dt><dd>{info.data.mode === 'desktop' ? 'Desktop app' : 'Headless (browser)'}</dd></div>
+        </dl>
+      ) : info.error ? <ErrorState error={info.error} /> : null}
+      <div
+        className={`drop-zone ${over ? 'over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p>
+          Drop files here to import them: the service's JSON, Twitter API v1.1 or v2 (twarc) JSON Lines, or your X archive (zip).
+        </p>
+        <button type="button" onClick={() => picker.current?.click()}>Choose files…</button>
+        <input ref={picker} type="file" multiple hidden onChange={(e) => void importFiles(Array.from(e.target.files ?? []))} aria-label="Files to import" />
+        {uploading ? <p className="muted small">Reading {uploading}…</p> : null}
+      </div>
+      {importError ? <ErrorState error={importError} /> : null}
+      {imports.data.length ? (
+        <ul className="imports" aria-label="Imports">
+          {imports.data.map((p) => (
+            <li key={p.import_id}>
+              <span className="mono truncate" title={p.file}>{p.file}</span>
+              <ProgressBar value={p.done ? 1 : p.bytes_done} total={p.done ? 1 : p.bytes_total || null} label={`Import of ${p.file}`} />
+              <span className="small">
+                {p.done
+                  ? `${fmtInt(p.added)} added · ${fmtInt(p.updated)} updated · ${fmtInt(p.skipped)} skipped`
+                  : `${fmtInt(p.records)} records read…`}
+                {p.error ? <span className="error-text"> · {p.error}</span> : p.done ? ' · done' : ''}
+                {p.problems.length ? (
+                  <ul className="import-problems">
+                    {p.problems.map((problem) => <li key={problem}>{problem}</li>)}
+                  </ul>
+                ) : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { type FormEvent, useMemo, useState } from 'react';
+import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
+import type { ApiKeyRow } from '../../../../shared/contract';
+import { useSkein, useSkeinMutation } from '../../api/hooks';
+import { DataTable } from '../../components/DataTable';
+import { ErrorState } from '../../components/States';
+import { fmtDateTime } from '../../format';
+
+const col = createColumnHelper<ApiKeyRow>();
+
+/** API keys for scripts: create (shown once, with copy), list by prefix, revoke. */
+export function KeysSection() {
+  const keys = useSkein('keys.list', undefined);
+  const create = useSkeinMutation('keys.create', ['keys.list', 'users.list']);
+  const revoke = useSkeinMutation('keys.revoke', ['keys.list']);
+  const [user, setUser] = useState('analyst');
+  const [credits, setCredits] = useState('1000');
+  const [copied, setCopied] = useState(false);
+  const columns = useMemo(
+    () =>
+      [
+        col.accessor('prefix', { header: 'Key', size: 140, cell: (c) => <code>{c.getValue()}…</code> }),
+        col.accessor('user_name', { header: 'User', size: 120 }),
+        col.accessor('created_ms', { header: 'Created', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('last_used_ms', { header: 'Last used', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor((k) => (k.revoked_ms ? 'revoked' : 'active'), {
+          id: 'state',
+          header: 'State',
+          size: 90,
+          cell: (c) => <span className={`state-badge ${c.getValue() === 'active' ? 'success' : 'error'}`}>{c.getValue()}</span>,
+        }),
+        col.display({
+          id: 'revoke',
+          header: '',
+          size: 100,
+          meta: { grow: true },
+          cell: (c) =>
+            c.row.original.revoked_ms ? null : (
+              <button type="button" className="subtle small danger" onClick={() => revoke.mutate({ key_id: c.row.original.id })} aria-label={`Revoke key ${c.row.original.prefix}`}>
+                Revoke
+              </button>
+            ),
+        }),
+      ] as ColumnDef<ApiKeyRow, unknown>[],
+    [revoke],
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setCopied(false);
+    create.mutate({ user: user.trim(), ...(credits.trim() ? { credits: Number(credits) } : {}) });
+  };
+  return (
+    <section className="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p className="muted small">Scripts send <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once; Skein keeps only its hash.</p>
+      <form className="row-form" onSubmit={submit}>
+        <label>
+          <span className="label">User</span>
+          <input value={user} onChange={(e) => setUser(e.target.value)} aria-label="Key user" />
+        </label>
+        <label>
+          <span className="label">Starting credits</span>
+          <input value={credits} onChange={(e) => setCredits(e.target.value)} inputMode="numeric" aria-label="Starting credits" />
+        </label>
+        <button type="submit" disabled={!user.trim() || create.isPending}>Create key</button>
+      </form>
+      {create.data ? (
+        <div className="new-key" role="status">
+          <span>New key for this user — copy it now, it will not be shown again:</span>
+          <code data-testid="new-key">{create.data.key}</code>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(create.data.key).then(() => setCopied(true))}>{copied ? 'Copied' : 'Copy'}</button>
+        </div>
+      ) : null}
+      {create.error ? <ErrorState error={create.error} /> : null}
+      {revoke.error ? <ErrorState error={revoke.error} /> : null}
+      {keys.error ? <ErrorState error={keys.error} /> : (
+        <DataTable label="API keys" data={keys.data ?? []} columns={columns} getRowId={(k) => String(k.id)} height={220} empty="No keys yet." />
+      )}
+    </section>
+  );
+}

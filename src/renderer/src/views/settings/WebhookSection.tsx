@@ -1,0 +1,74 @@
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
+import type { InboxEntry, WebhookDelivery } from '../../../../shared/contract';
+import { useSkein, useSkeinMutation } from '../../api/hooks';
+import { DataTable } from '../../components/DataTable';
+import { ErrorState } from '../../components/States';
+import { fmtDateTime } from '../../format';
+import { useUi } from '../../stores/ui';
+
+const deliveryCol = createColumnHelper<WebhookDelivery>();
+const inboxCol = createColumnHelper<InboxEntry>();
+
+/** The webhook URL of a user, its recent deliveries, and the inbox that can receive them. */
+export function WebhookSection() {
+  const users = useSkein('users.list', undefined);
+  const inbox = useSkein('inbox.get', undefined, { staleTime: 0 });
+  const selectedId = useUi((s) => s.settingsUserId);
+  const user = users.data?.find((u) => u.id === selectedId) ?? users.data?.[0] ?? null;
+  const deliveries = useSkein('webhooks.deliveries', user ? { user_id: user.id } : {}, { enabled: user !== null, staleTime: 0 });
+  const save = useSkeinMutation('webhooks.set', ['users.list']);
+  const [url, setUrl] = useState('');
+  useEffect(() => setUrl(user?.webhook_url ?? ''), [user?.webhook_url, user?.id]);
+
+  const deliveryColumns = useMemo(
+    () =>
+      [
+        deliveryCol.accessor('sent_ms', { header: 'Sent', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        deliveryCol.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
+        deliveryCol.accessor('ok', { header: 'Result', size: 110, cell: (c) => <span className={`state-badge ${c.getValue() ? 'success' : 'error'}`}>{c.getValue() ? 'delivered' : 'failed'}</span> }),
+        deliveryCol.accessor('status_code', { header: 'HTTP', size: 60, meta: { numeric: true }, cell: (c) => c.getValue() ?? '—' }),
+        deliveryCol.accessor('duration_ms', { header: 'Time', size: 70, meta: { numeric: true }, cell: (c) => (c.getValue() === null ? '—' : `${c.getValue()} ms`) }),
+        deliveryCol.accessor((d) => d.error ?? d.url, { id: 'detail', header: 'URL / error', size: 200, meta: { grow: true }, cell: (c) => <span className="truncate" title={String(c.getValue())}>{String(c.getValue())}</span> }),
+      ] as ColumnDef<WebhookDelivery, unknown>[],
+    [],
+  );
+  const inboxColumns = useMemo(
+    () =>
+      [
+        inboxCol.accessor('received_ms', { header: 'Received', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        inboxCol.accessor('body', { header: 'Body', size: 300, meta: { grow: true }, cell: (c) => <code className="truncate" title={c.getValue()}>{c.getValue()}</code> }),
+      ] as ColumnDef<InboxEntry, unknown>[],
+    [],
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (user) save.mutate({ user_id: user.id, url: url.trim() || null });
+  };
+  return (
+    <section className="card" aria-labelledby="webhook-title">
+      <h2 id="webhook-title">Webhook</h2>
+      <p className="muted small">
+        When a job of {user ? <strong>{user.name}</strong> : 'the selected user'} ends, Skein POSTs <code>{'{"event":"job_finished","data":…}'}</code> here once (never retried).
+      </p>
+      <form className="row-form" onSubmit={submit}>
+        <label className="grow">
+          <span className="label">Webhook URL</span>
+          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.org/hook" aria-label="Webhook URL" />
+        </label>
+        {inbox.data?.url ? <button type="button" className="subtle" onClick={() => setUrl(inbox.data.url ?? '')}>Use the inbox</button> : null}
+        <button type="submit" disabled={!user || save.isPending}>Save</button>
+      </form>
+      {save.error ? <ErrorState error={save.error} /> : null}
+      <h3>Recent deliveries</h3>
+      {deliveries.error ? <ErrorState error={deliveries.error} /> : (
+        <DataTable label="Webhook deliveries" data={deliveries.data ?? []} columns={deliveryColumns} getRowId={(d) => String(d.id)} height={200} empty="No deliveries yet." />
+      )}
+      <h3>Inbox</h3>
+      <p className="muted small">A receiver on this machine that records whatever is POSTed to it{inbox.data?.url ? <>: <code>{inbox.data.url}</code></> : null}.</p>
+      {inbox.error ? <ErrorState error={inbox.error} /> : (
+        <DataTable label="Webhook inbox" data={inbox.data?.entries ?? []} columns={inboxColumns} getRowId={(e) => String(e.id)} height={200} empty="Nothing received yet." />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { createColumnHelper } from '@tanstack/react-table';
+import type { Tweet } from '../../../shared/contract';
+import { fmtCompact, fmtDateTime } from '../format';
+
+const col = createColumnHelper<Tweet>();
+
+/** The columns every list of posts shares (timeline, search, reply levels). */
+export function tweetColumns({ withAuthor }: { withAuthor: boolean }) {
+  return [
+    col.accessor('tweet_created_at', {
+      header: 'Posted',
+      size: 172,
+      cell: (c) => <time dateTime={c.getValue()}>{fmtDateTime(c.getValue())}</time>,
+    }),
+    ...(withAuthor
+      ? [col.accessor((t) => t.user.screen_name, { id: 'author', header: 'Author', size: 140, cell: (c) => <span className="truncate">@{c.getValue()}</span> })]
+      : []),
+    col.accessor('full_text', {
+      header: 'Text',
+      size: 280,
+      enableSorting: false,
+      meta: { grow: true },
+      cell: (c) => (
+        <span className="truncate" title={c.getValue()}>
+          {c.row.original.in_reply_to_status_id_str ? <span className="kind-tag reply">reply</span> : null}
+          {c.row.original.is_quote_status ? <span className="kind-tag quote">quote</span> : null}
+          {c.getValue()}
+        </span>
+      ),
+    }),
+    col.accessor('reply_count', { header: 'Replies', size: 80, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
+    col.accessor('retweet_count', { header: 'Reposts', size: 84, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
+    col.accessor('favorite_count', { header: 'Likes', size: 76, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
+    col.accessor('views_count', { header: 'Views', size: 80, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
+  ];
+}

@@ -1,0 +1,463 @@
+// THE contract between the renderer and the engine, in Actual Budget's style: one map of handlers
+// (name -> (args) => Promise<result>) and one map of events. The engine implements Handlers once
+// (src/main/engine/handlers); the desktop shell carries them over IPC (preload + ipcMain.handle),
+// headless mode over HTTP (POST /app/rpc/<name>) and server-sent events (GET /app/events).
+//
+// Everything that crosses is JSON-safe: 64-bit ids travel as decimal strings (the `_str` fields),
+// never as JS numbers, so the same values survive IPC's structured clone and HTTP's JSON. Where the
+// exact spec JSON matters (the raw JSON view), it crosses as text written by the serializer.
+import type { ErrorCode } from '../main/engine/errors';
+
+// ---------------------------------------------------------------------------------------------
+// Errors: {code, message} from the engine's catalogue (src/main/engine/errors.ts). 'unavailable'
+// is the app's own code for a capability this build does not have yet.
+export type AppErrorCode = ErrorCode | 'unavailable';
+
+export interface AppError {
+  code: AppErrorCode;
+  message: string;
+  /** Search syntax errors: 1-based column and length of the offending text, to underline it. */
+  position?: { column: number; length: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spec shapes (section 2), with ids as strings.
+export interface Entities {
+  user_mentions: { id_str: string; name: string; screen_name: string; indices: [number, number] }[];
+  urls: { display_url: string; expanded_url: string; url: string; indices: [number, number] }[];
+  hashtags: { text?: string; indices?: [number, number] }[];
+  symbols: { text?: string; indices?: [number, number] }[];
+  timestamps?: unknown[];
+}
+
+export interface TweetUser {
+  id_str: string;
+  name: string;
+  screen_name: string;
+  location: string;
+  url: string | null;
+  description: string;
+  protected: boolean;
+  verified: boolean;
+  followers_count: number;
+  friends_count: number;
+  listed_count: number;
+  favourites_count: number;
+  statuses_count: number;
+  created_at: string;
+  profile_banner_url: string;
+  profile_image_url_https: string;
+  can_dm: boolean;
+}
+
+export interface Tweet {
+  tweet_created_at: string;
+  id_str: string;
+  text: null;
+  full_text: string;
+  source: string;
+  truncated: boolean;
+  in_reply_to_status_id_str: string | null;
+  in_reply_to_user_id_str: string | null;
+  in_reply_to_screen_name: string | null;
+  user: TweetUser;
+  quoted_status_id_str: string | null;
+  is_quote_status: boolean;
+  quote_count: number;
+  reply_count: number;
+  retweet_count: number;
+  favorite_count: number;
+  lang: string;
+  entities: Entities;
+  views_count: number;
+  bookmark_count: number;
+  wallet_address?: string;
+}
+
+export interface ArticleBlock {
+  key: string;
+  data: unknown;
+  entityRanges: unknown[];
+  inlineStyleRanges: { length: number; offset: number; style: string }[];
+  text: string;
+  type: string;
+}
+
+export interface Article {
+  published_at: string;
+  id_str: string;
+  title: string;
+  preview_text: string;
+  cover_url: string;
+  content_state: { blocks: ArticleBlock[]; entityMap: unknown };
+  media_entities: unknown[];
+}
+
+export interface SpaceCreator {
+  id: string;
+  is_blue_verified?: boolean;
+  has_graduated_access?: boolean;
+  profile_image_shape?: string;
+  affiliates_highlighted_label?: { label?: { description?: string; badge?: { url?: string } } };
+  legacy: {
+    name: string;
+    screen_name: string;
+    description: string;
+    location: string;
+    created_at: string;
+    followers_count: number;
+    friends_count: number;
+    statuses_count: number;
+    verified: boolean;
+    profile_image_url_https: string;
+    [field: string]: unknown;
+  };
+}
+
+export interface Space {
+  id: string;
+  state: string;
+  title: string;
+  media_key: string;
+  created_at: number;
+  scheduled_start: number | null;
+  started_at: number | null;
+  updated_at: number | null;
+  ended_at: string | null;
+  total_live_listeners: number;
+  total_replay_watched: number;
+  is_space_available_for_replay: boolean;
+  is_locked: boolean;
+  disallow_join: boolean;
+  creator: SpaceCreator;
+  [field: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// View models the app needs beyond the spec.
+export interface TourStop {
+  /** What this stop shows, in words ("A protected user", "An article post"). */
+  label: string;
+  kind: 'user' | 'post' | 'article' | 'space' | 'conversation';
+  id: string;
+}
+
+export interface CorpusSummary {
+  users: number;
+  posts: number;
+  replies: number;
+  articles: number;
+  spaces: number;
+  /** Epoch ms of the oldest and newest post, null for an empty corpus. */
+  first_post_ms: number | null;
+  last_post_ms: number | null;
+  tour: TourStop[];
+}
+
+export interface TimelinePage {
+  next_cursor: string | null;
+  tweets: Tweet[];
+}
+
+export interface PostDetail {
+  tweet: Tweet;
+  /** The exact JSON of the spec's post details response (exact integers above 2^53 included). */
+  raw_json: string;
+}
+
+export interface ReplyLevel {
+  depth: number;
+  tweets: Tweet[];
+}
+
+export interface ReplyTree {
+  root_id: string;
+  levels: ReplyLevel[];
+  /** True when a level was cut at the limit (see handlers/posts.ts). */
+  truncated: boolean;
+}
+
+export interface ArticleDetail {
+  tweet: Tweet & { created_at: string; user_screen_name: string };
+  article: Article;
+  raw_json: string;
+}
+
+export interface SpaceDetail {
+  space: Space;
+  raw_json: string;
+}
+
+export type OutputFormat = 'json' | 'csv' | 'xlsx';
+
+export interface RepliesJobParams {
+  kind: 'replies';
+  tweet_id: string;
+  since_id?: string;
+  max_count?: number;
+  compress?: boolean;
+  output_format?: OutputFormat;
+}
+
+export interface SearchJobParams {
+  kind: 'search';
+  query: string;
+  type?: 'Latest' | 'Top';
+  since_id?: string;
+  max_id?: string;
+  max_count?: number;
+  compress?: boolean;
+  output_format?: OutputFormat;
+}
+
+export type JobParams = RepliesJobParams | SearchJobParams;
+
+export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
+
+export interface JobRow {
+  job_id: number;
+  kind: 'replies' | 'search';
+  /** The API user that started it ('app' for the app itself). */
+  user_name: string;
+  /** The parameters as given (ids as strings). */
+  params: Record<string, unknown>;
+  status: JobStatus;
+  progress: number;
+  progress_total: number | null;
+  attempts: number;
+  /** Words for an error: the job's last error message, or null. */
+  message: string | null;
+  credits_used: number;
+  created_ms: number;
+  started_ms: number | null;
+  finished_ms: number | null;
+  result: { is_compressed: boolean; datafile_url: string } | null;
+}
+
+export interface CreditEstimate {
+  /** Credits the job holds at creation (section 7: the largest cost). */
+  hold: number;
+  available: number;
+  enough: boolean;
+  /** How the hold was computed, in words. */
+  basis: string;
+}
+
+export interface ExportFile {
+  job_id: number;
+  file_name: string;
+  format: OutputFormat;
+  is_compressed: boolean;
+  rows: number;
+  bytes: number;
+  finished_ms: number;
+  datafile_url: string;
+  /** Absolute path on this machine (drag-out, show in folder). */
+  path: string;
+}
+
+export interface ExportPreview {
+  columns: string[];
+  rows: string[][];
+  /** Rows in the file, when known. */
+  total_rows: number | null;
+}
+
+export interface ApiUserRow {
+  id: number;
+  name: string;
+  builtin: boolean;
+  per_minute_limit: number;
+  webhook_url: string | null;
+  balance: Balance | null;
+}
+
+export interface ApiKeyRow {
+  id: number;
+  user_id: number;
+  user_name: string;
+  prefix: string;
+  created_ms: number;
+  revoked_ms: number | null;
+  last_used_ms: number | null;
+}
+
+export interface Balance {
+  posted: number;
+  pending: number;
+  available: number;
+}
+
+export interface LedgerEntry {
+  id: string;
+  /** Positive: credits in; negative: credits out. */
+  amount: number;
+  kind: string;
+  status: string;
+  created_ms: number;
+  memo: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  job_id: number;
+  url: string;
+  status_code: number | null;
+  ok: boolean;
+  error: string | null;
+  sent_ms: number;
+  duration_ms: number | null;
+}
+
+export interface InboxEntry {
+  id: number;
+  received_ms: number;
+  body: string;
+}
+
+export interface ImportProgress {
+  import_id: string;
+  /** The file being read (while running) or a summary of the files (when done). */
+  file: string;
+  /** Bytes of the current file read so far, and its size (0 when unknown). */
+  bytes_done: number;
+  bytes_total: number;
+  /** Records read so far in this import. */
+  records: number;
+  /** Final counts, once done. */
+  added: number;
+  updated: number;
+  skipped: number;
+  done: boolean;
+  /** Why the import stopped, or null. */
+  error: string | null;
+  /** The first problems found (file:line: message), when done. */
+  problems: string[];
+}
+
+export interface AppInfo {
+  version: string;
+  mode: 'desktop' | 'headless';
+  data_dir: string;
+  db_file: string;
+  db_bytes: number;
+  /** The local API's base URL for scripts, e.g. http://127.0.0.1:7878. */
+  api_url: string | null;
+  /** Capabilities this build has; views of missing ones show "not available yet". */
+  capabilities: Record<Capability, boolean>;
+}
+
+export type Capability = 'corpus' | 'reads' | 'search' | 'jobs' | 'keys' | 'credits' | 'webhooks' | 'import';
+
+// ---------------------------------------------------------------------------------------------
+// The handler map. Every data read is metered as the built-in API user 'app' (id 1).
+export interface Handlers {
+  'app.info': () => Promise<AppInfo>;
+
+  'corpus.summary': () => Promise<CorpusSummary>;
+
+  /** "@name", "name" or a numeric id -> the user's card. */
+  'users.lookup': (args: { user: string }) => Promise<TweetUser>;
+  'timeline.page': (args: { user_id: string; kind: 'tweets' | 'tweets-and-replies'; cursor?: string | null }) => Promise<TimelinePage>;
+
+  'post.get': (args: { id: string }) => Promise<PostDetail>;
+  'post.replies': (args: { id: string }) => Promise<ReplyTree>;
+  'article.get': (args: { id: string }) => Promise<ArticleDetail>;
+  'space.get': (args: { id: string }) => Promise<SpaceDetail>;
+
+  'search.page': (args: { query: string; type?: 'Latest' | 'Top'; cursor?: string | null }) => Promise<TimelinePage>;
+
+  'jobs.estimate': (args: JobParams) => Promise<CreditEstimate>;
+  'jobs.create': (args: JobParams) => Promise<{ job_id: number }>;
+  'jobs.list': () => Promise<JobRow[]>;
+  'jobs.get': (args: { job_id: number }) => Promise<JobRow>;
+  'jobs.cancel': (args: { job_id: number }) => Promise<JobRow>;
+  /** A new job with the same parameters (a finished job's file stays as it is). */
+  'jobs.retry': (args: { job_id: number }) => Promise<{ job_id: number }>;
+
+  'exports.list': () => Promise<ExportFile[]>;
+  'exports.preview': (args: { job_id: number; rows?: number }) => Promise<ExportPreview>;
+
+  'users.list': () => Promise<ApiUserRow[]>;
+  'users.setLimit': (args: { user_id: number; per_minute: number }) => Promise<ApiUserRow>;
+  'keys.list': () => Promise<ApiKeyRow[]>;
+  /** Creates the user when `user` names none yet; the key is shown once, here. */
+  'keys.create': (args: { user: string; credits?: number }) => Promise<{ key: string; key_id: number; user_id: number }>;
+  'keys.revoke': (args: { key_id: number }) => Promise<ApiKeyRow>;
+  'credits.grant': (args: { user_id: number; amount: number }) => Promise<Balance>;
+  'credits.ledger': (args: { user_id: number }) => Promise<{ balance: Balance; entries: LedgerEntry[] }>;
+
+  'webhooks.set': (args: { user_id: number; url: string | null }) => Promise<ApiUserRow>;
+  'webhooks.deliveries': (args: { user_id?: number }) => Promise<WebhookDelivery[]>;
+  'inbox.get': () => Promise<{ url: string | null; entries: InboxEntry[] }>;
+
+  /** Imports files already on this machine (paths from the drop or the picker). */
+  'data.import': (args: { paths: string[] }) => Promise<{ import_id: string }>;
+}
+
+export type HandlerName = keyof Handlers;
+export type HandlerArgs<K extends HandlerName> = Parameters<Handlers[K]> extends [] ? void : Parameters<Handlers[K]>[0];
+export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K]>>;
+
+/** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
+export const handlerNames = [
+  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
+  'space.get', 'search.page', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
+  'jobs.retry', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
+  'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
+  'data.import',
+] as const satisfies readonly HandlerName[];
+
+// Compile-time check that the list above names every handler.
+type Missing = Exclude<HandlerName, (typeof handlerNames)[number]>;
+const _everyHandlerListed: Missing extends never ? true : Missing = true;
+void _everyHandlerListed;
+
+export function isHandlerName(name: string): name is HandlerName {
+  return (handlerNames as readonly string[]).includes(name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event map: what the engine tells the renderer without being asked.
+export interface Events {
+  'job.progress': { job_id: number; status: JobStatus; progress: number; progress_total: number | null };
+  'job.finished': { job_id: number; status: 'success' | 'error'; message: string | null };
+  'import.progress': ImportProgress;
+  'webhook.delivery': WebhookDelivery;
+  'inbox.received': InboxEntry;
+  /** The desktop menu asks the window to show a section (Ctrl/Cmd+1..6, File > Import). */
+  'app.navigate': { path: string };
+}
+
+export type EventName = keyof Events;
+export const eventNames = ['job.progress', 'job.finished', 'import.progress', 'webhook.delivery', 'inbox.received', 'app.navigate'] as const satisfies readonly EventName[];
+
+// ---------------------------------------------------------------------------------------------
+// What the renderer sees: window.skein in the desktop app (preload), an HTTP client in headless.
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export interface SkeinBridge {
+  send<K extends HandlerName>(name: K, args: HandlerArgs<K>): Promise<HandlerResult<K>>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, cb: (payload: Events[E]) => void): () => void;
+  /** A dropped or picked file -> a path the engine can read (desktop: the file's own path;
+   *  headless: the file is uploaded into the data dir first). */
+  pathForFile(file: File): Promise<string>;
+  /** Desktop only: native drag-out and the file manager. */
+  desktop?: DesktopBridge;
+}
+
+export interface DesktopBridge {
+  startDrag(jobId: number): void;
+  showInFolder(jobId: number): Promise<void>;
+}
+
+/** The IPC channels the preload and main agree on (besides one channel per handler name). */
+export const ipcChannels = {
+  /** main -> renderer: {event, payload} */
+  event: 'skein:event',
+  startDrag: 'skein:start-drag',
+  showInFolder: 'skein:show-in-folder',
+  /** handler calls are on `skein:rpc:<name>` */
+  rpcPrefix: 'skein:rpc:',
+} as const;

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { launchChromium, screenshot } from '../helpers/browser';
+import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+
+// Every view of the app in real Chromium against the built `skein serve` (headless mode): the
+// renderer talks to the real engine over the contract's HTTP transport. Screenshots of each view
+// go to test-results/screenshots/app-*.png.
+
+interface Tour {
+  protected_user: { id_str: string; screen_name: string };
+  article_post: { id_str: string; title: string };
+  space: { id: string; title: string };
+  large_conversation_root: { id_str: string; screen_name: string; replies: number };
+}
+
+describe('the app in a real browser (headless mode)', () => {
+  let skein: SkeinProcess;
+  let browser: Browser;
+  let page: Page;
+  let tour: Tour;
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-app-'));
+
+  beforeAll(async () => {
+    skein = await startSkein(dataDir);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1360, height: 880 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    tour = JSON.parse((db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) ?? '{}') as Tour;
+    db.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await skein?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('home shows the corpus figures and the demo tour', async () => {
+    await page.goto(skein.url);
+    await page.getByRole('heading', { name: 'Demo tour' }).waitFor();
+    await expect(page.getByText('Posts', { exact: true }).first().isVisible()).resolves.toBe(true);
+    await page.locator('.tour a').first().waitFor();
+    expect(await page.locator('.tour a').count()).toBeGreaterThan(5);
+    await screenshot(page, 'app-home');
+  });
+
+  it('browses a timeline to its third page', async () => {
+    await page.goto(`${skein.url}/#/timeline?user=${encodeURIComponent('@' + tour.large_conversation_root.screen_name)}&kind=tweets-and-replies`);
+    const status = page.getByTestId('timeline-status');
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/ 1 page loaded/);
+    const body = page.getByTestId('table-body').first();
+    for (let pages = 2; pages <= 3; pages++) {
+      await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(new RegExp(` ${pages} pages loaded`));
+    }
+    expect(await status.textContent()).toMatch(/^(4\d|5\d|60) posts · 3 pages loaded/);
+    // Virtualised: far fewer rows in the DOM than loaded.
+    expect(await page.locator('.body-row').count()).toBeLessThan(40);
+    await screenshot(page, 'app-timeline');
+  });
+
+  it('opens a post and its reply tree, with the raw JSON', async () => {
+    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.getByRole('heading', { name: 'Replies' }).waitFor();
+    await page.getByRole('tab', { name: /Direct replies/ }).waitFor();
+    expect(await page.getByRole('tab', { name: /Level 2/ }).count()).toBe(1);
+    await page.getByRole('tab', { name: /Level 2/ }).click();
+    await page.locator('[aria-label="Replies at level 2"] .body-row').first().waitFor();
+    await page.getByRole('button', { name: 'Raw JSON' }).click();
+    await expect(page.locator('.raw-json pre').textContent()).resolves.toContain(`"id": ${tour.large_conversation_root.id_str}`);
+    await screenshot(page, 'app-post');
+    await page.getByRole('button', { name: 'Hide JSON' }).click();
+  });
+
+  it('reads an article', async () => {
+    await page.goto(`${skein.url}/#/article/${tour.article_post.id_str}`);
+    await page.locator('#article-title').waitFor();
+    expect(await page.locator('#article-title').textContent()).toBe(tour.article_post.title);
+    expect(await page.locator('.article-body h2').count()).toBeGreaterThan(0);
+    expect(await page.locator('.article-body ul li').count()).toBeGreaterThan(0);
+    expect(await page.locator('.article-body strong, .article-body em').count()).toBeGreaterThan(0);
+    await screenshot(page, 'app-article');
+  });
+
+  it('opens a space', async () => {
+    await page.goto(`${skein.url}/#/space/${tour.space.id}`);
+    await page.getByRole('heading', { name: 'Times' }).waitFor();
+    expect(await page.locator('.state-badge').first().textContent()).toBe('Ended');
+    await page.getByRole('heading', { name: 'Creator' }).waitFor();
+    await screenshot(page, 'app-space');
+  });
+
+  it('runs a search and underlines a syntax error where it is', async () => {
+    await page.goto(`${skein.url}/#/search`);
+    await page.getByLabel('Query').fill(`from:${tour.large_conversation_root.screen_name}`);
+    await page.getByLabel('Query').press('Enter');
+    await page.getByTestId('search-status').waitFor();
+    expect(await page.locator('[aria-label="Search results"] .body-row').count()).toBeGreaterThan(0);
+    await screenshot(page, 'app-search');
+    await page.getByLabel('Query').fill('cats form:x');
+    await page.getByLabel('Query').press('Enter');
+    await page.locator('mark.query-error').waitFor();
+    expect(await page.locator('mark.query-error').textContent()).toMatch(/^form/);
+    await screenshot(page, 'app-search-error');
+  });
+
+  it('points the webhook at the inbox', async () => {
+    await page.goto(`${skein.url}/#/settings`);
+    await page.getByRole('button', { name: 'Use the inbox' }).click();
+    expect(await page.getByLabel('Webhook URL').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/inbox\/[0-9a-f]+$/);
+    await page.locator('#webhook-title').locator('..').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('[aria-label="API users"] .body-row').first().textContent()).toContain('/inbox/');
+  });
+
+  it('starts a search job in xlsx, shows the credit hold, and watches it reach success', async () => {
+    await page.goto(`${skein.url}/#/jobs?new=search&query=${encodeURIComponent('from:' + tour.large_conversation_root.screen_name)}`);
+    await page.getByLabel('Maximum posts').fill('50');
+    await page.getByLabel('File format').selectOption('xlsx');
+    await expect.poll(() => page.getByTestId('credit-hold').textContent()).toMatch(/Holds 50 credits/);
+    await screenshot(page, 'app-jobs-form');
+    await page.getByRole('button', { name: 'Start job' }).click();
+    const row = page.locator('[aria-label="Jobs"] .body-row').first();
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('success');
+    expect(await row.textContent()).toContain('xlsx');
+    await screenshot(page, 'app-jobs');
+  });
+
+  it('finds the file in Exports and previews its first rows', async () => {
+    await page.goto(`${skein.url}/#/exports`);
+    const row = page.locator('[aria-label="Export files"] .body-row').first();
+    await expect.poll(() => row.textContent()).toMatch(/search-job\d+\.xlsx/);
+    await row.click();
+    await page.locator('[aria-label="File preview"] .body-row').first().waitFor();
+    expect(await page.locator('[aria-label="File preview"] [role=columnheader]').first().textContent()).toBe('id_str');
+    const firstId = await page.locator('[aria-label="File preview"] .body-row').first().locator('[role=cell]').first().textContent();
+    expect(firstId).toMatch(/^\d{19}$/);
+    expect(await page.getByRole('link', { name: 'Download' }).first().getAttribute('href')).toMatch(/\/datafiles\//);
+    await screenshot(page, 'app-exports');
+  });
+
+  it('sees the webhook delivery and the inbox entry', async () => {
+    await page.goto(`${skein.url}/#/settings`);
+    const delivery = page.locator('[aria-label="Webhook deliveries"] .body-row').first();
+    await expect.poll(() => delivery.textContent(), { timeout: 30_000 }).toContain('delivered');
+    const inbox = page.locator('[aria-label="Webhook inbox"] .body-row').first();
+    await expect.poll(() => inbox.textContent(), { timeout: 30_000 }).toContain('job_finished');
+    await page.locator('#webhook-title').scrollIntoViewIfNeeded();
+    await screenshot(page, 'app-settings-webhook');
+  });
+
+  it('creates a key, shows it once, and revokes it', async () => {
+    await page.goto(`${skein.url}/#/settings`);
+    await page.getByLabel('Key user').fill('e2e_analyst');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByTestId('new-key').textContent();
+    expect(key).toMatch(/^sk_/);
+    // The key works against the spec API at once.
+    const res = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const keyRow = page.locator('[aria-label="API keys"] .body-row', { hasText: 'e2e_analyst' });
+    await expect.poll(() => keyRow.textContent()).toContain('active');
+    await page.locator('#keys-title').scrollIntoViewIfNeeded();
+    await screenshot(page, 'app-settings-keys');
+    await keyRow.getByRole('button', { name: /Revoke/ }).click();
+    await expect.poll(() => keyRow.textContent()).toContain('revoked');
+    const after = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(after.status).toBe(401);
+  });
+});

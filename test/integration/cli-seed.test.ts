@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/main/cli/index';
+import { createKey } from '../../src/main/engine/keys';
+import { testEngine } from '../helpers/engine';
+import { startServer } from '../helpers/http';
+import { tempDir } from '../helpers/temp';
+
+// `skein seed` and `skein import` run next to a running app on the same data dir (their own
+// SQLite connection, WAL), and what they write is served by the app's API at once.
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
+  try {
+    const code = await main(argv);
+    return { code, out: out.join('\n'), err: err.join('') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    write.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('skein seed', () => {
+  it('prints the tour as JSON, reports progress on stderr, and the running API serves the seeded posts', async () => {
+    const engine = testEngine();
+    const server = await startServer(engine);
+    const { key } = createKey(engine, 'analyst');
+    const r = await run('seed', '--scale', 'small', '--seed', '5', '--data-dir', engine.dataDir);
+    expect(r.code).toBe(0);
+    const tour = JSON.parse(r.out) as { seed: number; article_post: { id_str: string }; protected_user: { id_str: string }; ids_above_2_53: { post_id_str: string } };
+    expect(tour.seed).toBe(5);
+    expect(r.err).toMatch(/seed: 2000 \/ 2000 posts \(100%\)/);
+    expect(r.err).toMatch(/the corpus now holds 40 users, 2000 posts/);
+
+    const res = await server.request(`/social/tweets/${tour.ids_above_2_53.post_id_str}`, { key });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`"id":${tour.ids_above_2_53.post_id_str},"id_str":"${tour.ids_above_2_53.post_id_str}"`);
+    const article = await server.request(`/social/article/${tour.article_post.id_str}`, { key });
+    expect(article.status).toBe(200);
+    expect((await server.request(`/social/user/${tour.protected_user.id_str}/tweets`, { key })).status).toBe(403);
+
+    // The same seed again changes nothing.
+    const again = await run('seed', '--scale', 'small', '--seed', '5', '--data-dir', engine.dataDir);
+    expect(JSON.parse(again.out)).toEqual(tour);
+    expect(again.err).toMatch(/already holds 2000 posts/);
+    expect(again.err).toMatch(/the corpus now holds 40 users, 2000 posts/);
+  }, 60_000);
+
+  it.each([
+    [['--scale', 'huge'], /--scale must be demo, small or large, not 'huge'/],
+    [['--seed', '-1'], /--seed/],
+    [['--sede', '1'], /Unknown option '--sede'/],
+  ])('refuses bad options with exit code 2 (%j)', async (args, message) => {
+    const r = await run('seed', ...args, '--data-dir', tempDir());
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+});
+
+describe('skein import', () => {
+  it('imports, lists refused records with file and line, exits 3, and a second run adds nothing', async () => {
+    const dir = tempDir();
+    const file = join(__dirname, '..', 'fixtures', 'corpus', 'v1-statuses.jsonl');
+    const first = await run('import', file, '--data-dir', dir);
+    expect(first.code).toBe(3);
+    expect(first.out).toContain('Imported 1 file: 4 added, 0 updated, 4 skipped.');
+    expect(first.out).toContain(`${file}:7: malformed JSON`);
+    expect(first.err).toMatch(/import: .*v1-statuses\.jsonl: 100%/);
+
+    const second = await run('import', file, '--data-dir', dir, '--json');
+    const report = JSON.parse(second.out);
+    expect([report.added, report.updated]).toEqual([0, 0]);
+    expect(report.skippedReasons['unchanged: already in the corpus (same or newer copy)']).toBe(4);
+  });
+
+  it('asks for a file when given none', async () => {
+    const r = await run('import', '--data-dir', tempDir());
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/name at least one file or folder/);
+  });
+});

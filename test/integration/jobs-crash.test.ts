@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/main/engine/engine';
+import { assertInvariants, holdsOfJob } from '../../src/main/engine/ledger';
+import { COLUMNS } from '../../src/main/engine/jobs/writers/columns';
+import { tempDir } from '../helpers/temp';
+import { startSkein, type SkeinProcess } from '../helpers/skein-process';
+import { apiKey } from '../fixtures/api-corpus';
+import { parseCsv } from '../fixtures/data-files';
+import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
+
+// kill -9 of the built server in the middle of a large job: the next start resumes it from its
+// last committed batch. The data file holds every expected row exactly once, and the ledger holds
+// exactly one charge per row (the charge ids cover rows 0..n-1 without a gap or an overlap).
+
+const REPLIES = 30_000;
+
+interface Status {
+  status: string;
+  progress: number;
+  progress_total: number;
+  result?: { datafile_url: string; rows: number };
+}
+
+async function status(skein: SkeinProcess, key: string, jobId: number): Promise<Status> {
+  const res = await fetch(`${skein.url}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } });
+  return (await res.json()) as Status;
+}
+
+describe('a job survives kill -9 of the server', () => {
+  it('resumes after a restart with no row written or charged twice', async () => {
+    const dataDir = tempDir();
+    const setup = createEngine({ dataDir });
+    const convo = writeConversation(setup.db, REPLIES, 50);
+    const key = apiKey(setup);
+    setup.close();
+
+    let skein = await startSkein(dataDir);
+    let jobId: number;
+    try {
+      const res = await fetch(`${skein.url}/social/tweets/${ROOT_ID}/comments/asyncJob`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ output_format: 'csv' }),
+      });
+      expect(res.status).toBe(200);
+      jobId = ((await res.json()) as { job_id: number }).job_id;
+      // Kill once a few batches are committed and the job is still running.
+      let seen: Status;
+      for (;;) {
+        seen = await status(skein, key, jobId);
+        if (seen.status !== 'pending' && seen.status !== 'processing') break;
+        if (seen.progress >= 2000) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(seen.status, 'the job ended before it could be killed: raise REPLIES').toBe('processing');
+      expect(seen.progress).toBeLessThan(convo.expected.length);
+      await skein.stop('SIGKILL');
+    } finally {
+      await skein.stop('SIGKILL');
+    }
+
+    skein = await startSkein(dataDir);
+    try {
+      let final: Status;
+      for (;;) {
+        final = await status(skein, key, jobId);
+        if (final.status === 'success' || final.status === 'error') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(final.status).toBe('success');
+      const text = await (await fetch(final.result!.datafile_url)).text();
+      const [header, ...rows] = parseCsv(text.replace(/^\uFEFF/, ''));
+      expect(header).toEqual(COLUMNS.map((c) => c.name));
+      const ids = rows.map((r) => r[0]);
+      expect(ids.length).toBe(convo.expected.length);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toEqual(convo.expected.map(String));
+    } finally {
+      await skein.stop('SIGTERM');
+    }
+
+    const after = createEngine({ dataDir });
+    try {
+      const [hold] = holdsOfJob(after.db, jobId);
+      expect(hold).toMatchObject({ posted: convo.expected.length, open: false });
+      const charges = after.db
+        .prepare(`SELECT id, amount FROM ledger_transfers WHERE id LIKE ? AND kind = 'post_pending' ORDER BY seq`)
+        .all(`job:${jobId}:rows:%`) as { id: string; amount: number }[];
+      // One charge per row: consecutive ranges from row 0, no overlap, no gap.
+      let next = 0;
+      for (const c of charges) {
+        expect(c.id).toBe(`job:${jobId}:rows:${next}`);
+        next += c.amount;
+      }
+      expect(next).toBe(convo.expected.length);
+      const attempts = (after.db.prepare('SELECT attempts FROM jobs WHERE id = ?').get(jobId) as { attempts: number }).attempts;
+      expect(attempts).toBe(2);
+      assertInvariants(after.db);
+    } finally {
+      after.close();
+    }
+  });
+});
