@@ -27,6 +27,9 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     plugins: [react()],
     build: {
+      // electron-vite leaves the renderer unminified; served over HTTP in headless mode it is
+      // worth the ~60% smaller bundle.
+      minify: 'esbuild',
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

@@ -1,6 +1,8 @@
 // A server for bench/api.bench.ts, run as its own process so the client loop does not share its
-// event loop: `skein <dataDir>` (the whole app: host check, auth, metering, SQLite, JSON) or
+// event loop: `skein <dataDir>` (the whole app: host check, auth, metering, SQLite, JSON),
+// `skein-unmetered <dataDir>` (the same without metering) or
 // `bare <bodyFile>` (node:http answering one fixed body). Prints "PORT <n>" once listening.
+// Ends on SIGTERM or when stdin closes.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createEngine } from '../src/main/engine/engine';
@@ -8,6 +10,17 @@ import { buildHttpApp } from '../src/main/http/app';
 
 async function main(): Promise<void> {
   const [mode, arg] = process.argv.slice(2);
+  // A clean exit on SIGTERM, so `node --cpu-prof` writes its profile when the bench stops us.
+  process.once('SIGTERM', () => process.exit(0));
+  // "cpu" on stdin: answers "CPU <us>" with this process's CPU time so far (user + system), so the
+  // bench can report CPU per request, which a busy machine does not distort the way it does req/s.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('data', (d: Buffer) => {
+    if (d.toString().includes('cpu')) {
+      const u = process.cpuUsage();
+      console.log(`CPU ${u.user + u.system}`);
+    }
+  });
   if (mode === 'bare') {
     const body = readFileSync(arg!);
     const server = createServer((_req, res) => {
@@ -22,7 +35,8 @@ async function main(): Promise<void> {
     return;
   }
   const engine = createEngine({ dataDir: arg! });
-  const app = await buildHttpApp(engine);
+  // `skein-unmetered`: the same app without the limiter and the ledger, to show their share.
+  const app = await buildHttpApp(engine, { metering: mode !== 'skein-unmetered' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const a = app.server.address();
   console.log(`PORT ${typeof a === 'object' && a ? a.port : 0}`);

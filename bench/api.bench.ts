@@ -17,29 +17,63 @@ import { readTimeline } from '../src/main/engine/reads';
 interface Server {
   port: number;
   child: ChildProcess;
+  /** The server process's CPU time so far (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
 async function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'api-server.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /PORT (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'api-server.ts'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  let exitCode: number | null | undefined;
+  const pending = new Set<(err: Error) => void>();
+  child.once('exit', (code) => {
+    exitCode = code;
+    for (const reject of pending) reject(new Error(`bench server exited with ${code}`));
   });
+  const waitFor = (re: RegExp) =>
+    new Promise<number>((resolve, reject) => {
+      if (exitCode !== undefined) return reject(new Error(`bench server exited with ${exitCode}`));
+      const check = () => {
+        const m = re.exec(out);
+        if (!m) return;
+        out = out.slice(m.index + m[0].length);
+        child.stdout!.off('data', check);
+        pending.delete(reject);
+        resolve(Number(m[1]));
+      };
+      pending.add(reject);
+      child.stdout!.on('data', check);
+      check();
+    });
+  const port = await waitFor(/PORT (\d+)/);
   return {
     port,
     child,
+    cpuMicros() {
+      const answer = waitFor(/CPU (\d+)/);
+      child.stdin!.write('cpu\n');
+      return answer;
+    },
     stop: () => new Promise((resolve) => {
+      if (exitCode !== undefined) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     }),
   };
 }
+
+/** Runs `fn` and adds the server's CPU time and the requests it served to `acc`. */
+async function metered(server: Server, acc: { cpu: number; requests: number }, requests: number, fn: () => Promise<number>): Promise<number> {
+  const before = await server.cpuMicros();
+  const value = await fn();
+  acc.cpu += (await server.cpuMicros()) - before;
+  acc.requests += requests;
+  return value;
+}
+
+const perRequest = (acc: { cpu: number; requests: number }) => acc.cpu / acc.requests;
 
 function get(agent: Agent, port: number, path: string, key: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -120,12 +154,38 @@ const detailsBench: Bench = {
         const concurrency = 16;
         await load(skein.port, path, p.key, 200, concurrency); // warm-up: JIT, page cache
         await load(bare.port, path, p.key, 200, concurrency);
+        // Server CPU per request besides req/s: on a busy machine req/s swings with the neighbours,
+        // CPU time per request much less.
+        const skeinCpu = { cpu: 0, requests: 0 };
+        const bareCpu = { cpu: 0, requests: 0 };
         const r = await sideBySide(
           ctx.quick ? 3 : 5,
-          () => throughput(() => load(skein.port, path, p.key, total, concurrency)),
-          () => throughput(() => load(bare.port, path, p.key, total, concurrency)),
+          () => metered(skein, skeinCpu, total, () => throughput(() => load(skein.port, path, p.key, total, concurrency))),
+          () => metered(bare, bareCpu, total, () => throughput(() => load(bare.port, path, p.key, total, concurrency))),
         );
-        return { ...r, extra: { body_bytes: Buffer.byteLength(sample.body), requests_per_run: total, concurrency } };
+        // For attribution only: the same stack without metering (limiter + one ledger write per request).
+        const unmetered = await startServer(['skein-unmetered', p.dataDir]);
+        const unmeteredCpu = { cpu: 0, requests: 0 };
+        let unmeteredRps: number;
+        try {
+          await load(unmetered.port, path, p.key, 200, concurrency);
+          unmeteredRps = await metered(unmetered, unmeteredCpu, total, () => throughput(() => load(unmetered.port, path, p.key, total, concurrency)));
+        } finally {
+          await unmetered.stop();
+        }
+        return {
+          ...r,
+          extra: {
+            skein_cpu_us_per_req: perRequest(skeinCpu),
+            bare_cpu_us_per_req: perRequest(bareCpu),
+            cpu_ratio: perRequest(bareCpu) / perRequest(skeinCpu),
+            unmetered_cpu_us_per_req: perRequest(unmeteredCpu),
+            unmetered_req_s: unmeteredRps,
+            body_bytes: Buffer.byteLength(sample.body),
+            requests_per_run: total,
+            concurrency,
+          },
+        };
       } finally {
         await bare.stop();
       }

@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- name-filter]`: runs every bench/*.bench.ts, prints one table and
 // writes bench/results/latest.json.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -79,9 +79,21 @@ async function main(): Promise<void> {
   );
   const out = join(benchDir, 'results');
   mkdirSync(out, { recursive: true });
+  const file = join(out, 'latest.json');
+  // A filtered run (`npm run bench -- api`) replaces only its own rows, so latest.json keeps the
+  // other benchmarks' last figures instead of losing them.
+  let kept: Row[] = [];
+  if (filters.length && existsSync(file)) {
+    try {
+      const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows?: Row[] };
+      kept = (previous.rows ?? []).filter((r) => !rows.some((n) => n.bench === r.bench));
+    } catch {
+      kept = [];
+    }
+  }
   writeFileSync(
-    join(out, 'latest.json'),
-    JSON.stringify({ when: new Date().toISOString(), quick, machine: { cpus: cpus().length, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, seconds: (Date.now() - started) / 1000, rows }, null, 2),
+    file,
+    JSON.stringify({ when: new Date().toISOString(), quick, filters, machine: { cpus: cpus().length, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, seconds: (Date.now() - started) / 1000, rows: [...kept, ...rows] }, null, 2),
   );
   console.log(`Results written to bench/results/latest.json (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   if (rows.some((r) => r.error)) process.exitCode = 1;

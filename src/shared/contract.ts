@@ -290,8 +290,10 @@ export interface Balance {
 
 export interface LedgerEntry {
   id: string;
-  /** Positive: credits in; negative: credits out. */
+  /** Change of the posted balance: positive credits in (a grant), negative credits spent. */
   amount: number;
+  /** Change of the credits held for jobs: a hold adds, its posting or release takes away. */
+  held: number;
   kind: string;
   status: string;
   created_ms: number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -62,6 +62,21 @@ describe('the app in a real browser (headless mode)', () => {
     // Virtualised: far fewer rows in the DOM than loaded.
     expect(await page.locator('.body-row').count()).toBeLessThan(40);
     await screenshot(page, 'app-timeline');
+  });
+
+  it('moves through a table with the keyboard and opens a post with Enter', async () => {
+    const body = page.getByRole('table', { name: /^Posts of @/ }).getByTestId('table-body');
+    await body.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    const second = page.locator('.body-row[aria-selected="true"]');
+    expect(await second.getAttribute('aria-rowindex')).toBe('2');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('location.hash')).toMatch(/^#\/post\/\d+$/);
+    await page.locator('.tweet-card').waitFor();
+    // Alt+3 jumps to Search, as the sidebar says.
+    await page.keyboard.press('Alt+3');
+    await expect.poll(() => page.evaluate('location.hash')).toBe('#/search');
   });
 
   it('opens a post and its reply tree, with the raw JSON', async () => {
@@ -170,5 +185,52 @@ describe('the app in a real browser (headless mode)', () => {
     await expect.poll(() => keyRow.textContent()).toContain('revoked');
     const after = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);
+  });
+
+  it('keeps a 100,000-row table virtualised: only the visible rows are in the DOM', async () => {
+    await page.goto(`${skein.url}/#/dev/table?rows=100000`);
+    const table = page.getByRole('table', { name: 'Benchmark rows' });
+    await table.locator('.body-row').first().waitFor({ timeout: 60_000 });
+    expect(await table.getAttribute('aria-rowcount')).toBe('100000');
+    const body = table.getByTestId('table-body');
+    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+    await expect.poll(() => table.locator('.body-row').first().getAttribute('aria-rowindex')).not.toBe('1');
+    const rowsInDom = await table.locator('.body-row').count();
+    expect(rowsInDom).toBeGreaterThan(5);
+    expect(rowsInDom).toBeLessThan(60);
+    // Keyboard: End jumps to the last row, which is then in the DOM.
+    await body.focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => table.locator('.body-row[aria-rowindex="100000"]').count()).toBe(1);
+    await screenshot(page, 'app-table-100k');
+  });
+
+  it('follows the OS dark theme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.getByRole('tab', { name: /Direct replies/ }).waitFor();
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect(background).toBe('rgb(15, 18, 22)');
+    await screenshot(page, 'app-post-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('imports a picked file through the browser with progress and counts', async () => {
+    const file = join(dataDir, '..', `skein-e2e-import-${process.pid}.jsonl`);
+    const user = { id_str: '9007199254740993', name: 'Picked Person', screen_name: 'picked_p', created_at: 'Wed Oct 10 20:19:24 +0000 2018' };
+    writeFileSync(file, `${JSON.stringify({ id_str: '9007199254740997', full_text: 'imported through the picker', created_at: 'Thu Oct 11 20:19:24 +0000 2018', user })}\n`);
+    try {
+      await page.goto(`${skein.url}/#/settings`);
+      await page.getByLabel('Files to import').setInputFiles(file);
+      const done = page.locator('[aria-label="Imports"] li', { hasText: 'done' });
+      await done.waitFor({ timeout: 30_000 });
+      expect(await done.textContent()).toContain('1 added');
+      await page.locator('#data-title').scrollIntoViewIfNeeded();
+      await screenshot(page, 'app-settings-data');
+      await page.goto(`${skein.url}/#/post/9007199254740997`);
+      await expect.poll(() => page.locator('.tweet-text').textContent()).toBe('imported through the picker');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -42,12 +42,12 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
 describe('localhost defences', () => {
   it('refuses a Host that is not a loopback name (DNS rebinding), even with a valid key', async () => {
     const { port, key } = await setup();
-    for (const host of ['evil.example', 'evil.example:80', '127.0.0.1.nip.io', '10.0.0.5']) {
+    for (const host of ['evil.example', 'evil.example:80', '127.0.0.1.nip.io', '10.0.0.5', 'localhost.evil.example', '[::2]:80', '0.0.0.0']) {
       const res = await get(port, `/social/tweets/${DETAIL_ID}`, { host, authorization: `Bearer ${key}` });
       expect(res.status, host).toBe(403);
       expect(JSON.parse(res.text)).toMatchObject({ status: 'error' });
     }
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost']) {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost', `[::1]:${port}`, `LOCALHOST:${port}`, '127.1.2.3']) {
       expect((await get(port, `/social/tweets/${DETAIL_ID}`, { host, authorization: `Bearer ${key}` })).status, host).toBe(200);
     }
   });
@@ -78,12 +78,19 @@ describe('localhost defences', () => {
     expect(preflight).toBe(403);
   });
 
-  it('limits URL length (414), header size (431) and body size (413), each in the spec body', async () => {
+  it('limits URL length and path parameters (414), header size (431) and body size (413), each in the spec body', async () => {
     const { server, key, port } = await setup();
     const longUrl = await server.request(`/social/statuses/show?id=1&pad=${'a'.repeat(5000)}`, { key });
     expect(longUrl.status).toBe(414);
     expect(longUrl.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect((longUrl.json() as { status: string }).status).toBe('error');
+
+    const longParam = await server.request(`/social/tweets/${'1'.repeat(300)}`, { key });
+    expect(longParam.status).toBe(414);
+    expect((longParam.json() as { message: string }).message).toMatch(/path parameter is too long/);
+    const badEncoding = await server.request('/social/tweets/%zz', { key });
+    expect(badEncoding.status).toBe(422);
+    expect((badEncoding.json() as { message: string }).message).toMatch(/'path'/);
 
     const big = await raw(port, `GET /social/tweets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ${'b'.repeat(20_000)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431 /);

@@ -62,6 +62,30 @@ describe('import: the service JSON', () => {
     expect(db.prepare('SELECT count(*) FROM posts').pluck().get()).toBe(1);
   });
 
+  it('never leaves a transaction open while reading, so it can share the API\'s connection', async () => {
+    const { db } = testEngine();
+    const file = join(tempDir(), 'many.jsonl');
+    // ~3 MB: several read chunks, so the event loop runs other work between batches.
+    const lines: string[] = [];
+    for (let i = 0; i < 1500; i++) lines.push(withId(String(1897000000000010000n + BigInt(i))));
+    writeFileSync(file, lines.join('\n') + '\n');
+    let ticks = 0;
+    let sawOpen = false;
+    const timer = setInterval(() => {
+      ticks++;
+      if (db.inTransaction) sawOpen = true;
+      // Another writer on the same connection between batches: its own transaction, committed.
+      db.prepare("INSERT INTO corpus_meta (key, value) VALUES ('probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(ticks));
+    }, 0);
+    const report = await importPaths(db, [file], { batchSize: 50 });
+    clearInterval(timer);
+    expect(report.added).toBe(1500);
+    expect(ticks).toBeGreaterThan(0);
+    expect(sawOpen).toBe(false);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'posts_fts_insert'").pluck().get()).toBe(1);
+    expect(db.prepare("SELECT count(*) FROM posts_fts WHERE posts_fts MATCH 'replying'").pluck().get()).toBe(1500);
+  });
+
   it('refuses files it cannot read as data, with the reason, and imports the rest', async () => {
     const { db } = testEngine();
     const dir = tempDir();

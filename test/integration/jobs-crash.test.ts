@@ -27,7 +27,8 @@ async function status(skein: SkeinProcess, key: string, jobId: number): Promise<
 }
 
 describe('a job survives kill -9 of the server', () => {
-  it('resumes after a restart with no row written or charged twice', async () => {
+  // Two server starts and a 30,000-row corpus: minutes on a loaded 2-core machine, not seconds.
+  it('resumes after a restart with no row written or charged twice', { timeout: 300_000 }, async () => {
     const dataDir = tempDir();
     const setup = createEngine({ dataDir });
     const convo = writeConversation(setup.db, REPLIES, 50);

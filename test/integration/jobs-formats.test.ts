@@ -63,7 +63,7 @@ async function idsOf(buf: Buffer, format: Format): Promise<{ ids: string[]; wall
 }
 
 describe('jobs over HTTP: every kind, format and compression', () => {
-  it('writes the rows of the store, newest first, in each format', async () => {
+  it('writes the rows of the store, newest first, in each format', { timeout: 180_000 }, async () => {
     const { convo, key, server, runner } = await setup();
     const cases: { kind: 'replies' | 'search'; format: Format; compress: boolean }[] = [];
     for (const kind of ['replies', 'search'] as const)

@@ -142,15 +142,28 @@ describe('search jobs (spec 4.7)', () => {
 });
 
 describe('job status (spec 4.8)', () => {
-  it('answers 404 for an unknown job and 403 for another user\'s job; cancel ends a pending job in error', async () => {
+  it('answers 404 for an unknown job, 403 for another user\'s job, 422 for a malformed id, 401 without a key', async () => {
     const { engine, key, server } = await setup(2);
     const other = apiKey(engine, 'other');
-    // No runner claims it: stop the runner so the job stays pending.
     const res = await server.request('/social/search/asyncJob?query=fox', { method: 'POST', key: other });
     const jobId = (res.json() as { job_id: number }).job_id;
     expect(errorOf(await server.request('/jobs/999999', { key }))).toEqual({ status: 404, message: 'Job 999999 was not found.' });
     expect(errorOf(await server.request(`/jobs/${jobId}`, { key })).status).toBe(403);
     expect(errorOf(await server.request('/jobs/abc', { key })).status).toBe(422);
     expect(errorOf(await server.request(`/jobs/${jobId}`, {})).status).toBe(401);
+  });
+
+  it('POST /jobs/<id>/cancel ends a pending job in error with "Cancelled by the user" and releases its hold', async () => {
+    const { engine, key, server, runner } = await setup(2);
+    await runner.stop(); // nobody claims the job: it stays pending
+    const res = await server.request('/social/search/asyncJob?query=fox&max_count=500', { method: 'POST', key });
+    const jobId = (res.json() as { job_id: number }).job_id;
+    expect(((await server.request(`/jobs/${jobId}`, { key })).json() as { status: string }).status).toBe('pending');
+    const cancelled = await server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json()).toMatchObject({ job_id: jobId, status: 'error', message: 'Cancelled by the user' });
+    expect(holdsOfJob(engine.db, jobId)[0]).toMatchObject({ posted: 0, voided: 500, open: false });
+    // Idempotent: cancelling again changes nothing.
+    expect((await server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key })).json()).toMatchObject({ status: 'error' });
   });
 });

@@ -4,6 +4,8 @@ import { createKey } from '../../src/main/engine/keys';
 import { balanceOf, charge, checkInvariants, grant } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
+import { buildHttpApp } from '../../src/main/http/app';
+import { chargeRequest } from '../../src/main/http/plugins/metering';
 import { ARTICLE_ID, AUTHOR_ID, DETAIL_ID, SPACE_ID, writeApiCorpus } from '../fixtures/api-corpus';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -196,5 +198,38 @@ describe('credits over HTTP: prices and 402 (section 7)', () => {
     expect(ok.status).toBe(200);
     expect(ok.json()).toMatchObject({ status: 'success' });
     expect(checkInvariants(engine.db)).toEqual([]);
+  });
+
+  it('a successful spec route that never charges still costs 1; charging twice costs once; a thrown route is free', async () => {
+    const engine = testEngine();
+    const { key, user } = createKey(engine, 'carol');
+    const app = await buildHttpApp(engine);
+    app.get('/social/x-uncharged', { config: { spec: true } }, async () => ({ ok: true }));
+    app.get('/social/x-twice', { config: { spec: true, maxCost: 5 } }, async (request) => {
+      chargeRequest(request, 5);
+      chargeRequest(request, 5);
+      return { ok: true };
+    });
+    app.get('/social/x-throws', { config: { spec: true, maxCost: 5 } }, async () => {
+      throw new Error('boom');
+    });
+    const headers = { authorization: `Bearer ${key}`, host: '127.0.0.1' };
+    const spent = async (url: string, status: number) => {
+      const before = balanceOf(engine.db, user.id).available;
+      const r = await app.inject({ method: 'GET', url, headers });
+      expect(r.statusCode, url).toBe(status);
+      expect(r.headers.ratelimit, url).toMatch(/^"per-user";r=\d+;t=\d+$/);
+      return before - balanceOf(engine.db, user.id).available;
+    };
+    expect(await spent('/social/x-uncharged', 200)).toBe(1);
+    expect(await spent('/social/x-twice', 200)).toBe(5);
+    expect(await spent('/social/x-throws', 500)).toBe(0);
+    // reservations are released however a request ends: at exactly 5 credits, after failed
+    // 5-credit requests, a 5-credit request still passes
+    setAvailable(engine, user.id, 5);
+    for (let i = 0; i < 3; i++) expect(await spent('/social/x-throws', 500)).toBe(0);
+    expect(await spent('/social/x-twice', 200)).toBe(5);
+    expect(await spent('/social/x-twice', 402)).toBe(0);
+    await app.close();
   });
 });

@@ -106,6 +106,19 @@ describe('seeded corpus in the store', () => {
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'posts_fts_insert'").pluck().get()).toBe(1);
   });
 
+  it('counts each reply and quote once, also when the same seed is written twice', () => {
+    const { db } = testEngine();
+    seedCorpus(db, { scale: 'small', seed: 2 });
+    const counters = () => db.prepare('SELECT sum(reply_count) || \'/\' || sum(quote_count) FROM posts').pluck().get();
+    const first = counters();
+    // No post shows fewer replies or quotes than the corpus holds; only roots may show more (hidden ones).
+    expect(db.prepare(`SELECT count(*) FROM posts p WHERE reply_count < (SELECT count(*) FROM posts c WHERE c.in_reply_to_status_id = p.id)
+      OR quote_count <> (SELECT count(*) FROM posts q WHERE q.quoted_status_id = p.id)`).pluck().get()).toBe(0);
+    seedCorpus(db, { scale: 'small', seed: 2 });
+    expect(counters()).toBe(first);
+    expect(getCorpusSummary(db).posts).toBe(2000);
+  });
+
   it('seedDemoIfEmpty loads the demo corpus once and never touches a corpus that has users', () => {
     const first = testEngine();
     upsertTweet(first.db, {

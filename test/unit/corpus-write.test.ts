@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CorpusInputError, parseJsonExact, upsertArticleDetails, upsertSpace, upsertTweet, upsertUser,
+  CorpusInputError, formatMicroZ, formatOffset, formatV1, parseJsonExact, parseTimestampUs, upsertArticleDetails, upsertSpace, upsertTweet, upsertUser,
 } from '../../src/main/engine/corpus/write';
 import type { Db } from '../../src/main/engine/store/db';
 import { testEngine } from '../helpers/engine';
@@ -49,6 +49,27 @@ describe('corpus write: ids', () => {
   });
 });
 
+describe('corpus write: timestamps', () => {
+  const us = (iso: string, extraUs = 0) => Date.parse(iso) * 1000 + extraUs;
+  it.each([
+    ['2026-03-04T05:06:07.123456Z', us('2026-03-04T05:06:07.123Z', 456)],
+    ['2026-03-04T05:06:07+00:00', us('2026-03-04T05:06:07Z')],
+    ['2026-03-04T05:06:07.000Z', us('2026-03-04T05:06:07Z')],
+    ['2026-03-04T07:06:07+02:00', us('2026-03-04T05:06:07Z')],
+    ['Wed Oct 10 20:19:24 +0000 2018', us('2018-10-10T20:19:24Z')],
+    ['2026-02-30T00:00:00Z', NaN],
+    ['2026-13-01T00:00:00Z', NaN],
+    ['yesterday', NaN],
+  ])('reads %s', (text, expected) => {
+    expect(parseTimestampUs(text)).toBe(expected);
+  });
+
+  it('formats the three forms of the spec', () => {
+    const t = us('2018-10-10T20:19:24.5Z', 7);
+    expect([formatMicroZ(t), formatOffset(t), formatV1(t)]).toEqual(['2018-10-10T20:19:24.500007Z', '2018-10-10T20:19:24+00:00', 'Wed Oct 10 20:19:24 +0000 2018']);
+  });
+});
+
 describe('corpus write: latest retrieval wins', () => {
   it('is idempotent, updates on a newer retrieval and ignores an older one', () => {
     const { db } = testEngine();
@@ -74,6 +95,18 @@ describe('corpus write: latest retrieval wins', () => {
     expect(row.views_count).toBe(900n);
     expect(row.favorite_count).toBe(5n);
     expect(JSON.parse(row.raw_json as string)).toEqual({ place: { name: 'Vellmar' }, coordinates: [1, 2] });
+  });
+
+  it('settles: copies whose unmodelled fields come in another key order are unchanged', () => {
+    const { db } = testEngine();
+    const id = '1900000000000000005';
+    expect(upsertTweet(db, tweet(id, { place: 'x', coordinates: [1] }), { retrievedAtMs: 2 })).toBe('added');
+    expect(upsertTweet(db, tweet(id, { coordinates: [1], place: 'x' }), { retrievedAtMs: 1 })).toBe('unchanged');
+    expect(upsertTweet(db, tweet(id, { coordinates: [1], place: 'x' }), { retrievedAtMs: 3 })).toBe('unchanged');
+    // An older copy with a key the stored one lacks adds it, once.
+    expect(upsertTweet(db, tweet(id, { geo: null }), { retrievedAtMs: 1 })).toBe('updated');
+    expect(upsertTweet(db, tweet(id, { geo: null }), { retrievedAtMs: 1 })).toBe('unchanged');
+    expect(JSON.parse(post(db, BigInt(id))!.raw_json as string)).toEqual({ place: 'x', coordinates: [1], geo: null });
   });
 
   it('updates the user profile from a newer post and never duplicates it', () => {

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkeinError } from '../../src/main/engine/errors';
+import { createEngine } from '../../src/main/engine/engine';
 import {
-  balanceOf, charge, checkInvariants, getHold, grant, holdForJob, openHolds, postFromHold, transfersOf, voidHold,
+  balanceOf, charge, checkInvariants, getHold, grant, holdForJob, LedgerInvariantError, openHolds, postFromHold, transfersOf, voidHold,
 } from '../../src/main/engine/ledger';
 import { ledgerDb } from '../helpers/ledger-db';
+import { tempDir } from '../helpers/temp';
 
 const OPENING = 100_000;
 const now = 1_700_000_000_000;
@@ -74,6 +76,27 @@ describe('ledger charges', () => {
     expect(balanceOf(db, u).available).toBe(0);
     // a retry of a charge that went through still answers (idempotent), even at zero balance
     expect(charge(db, { transferId: 'c2', userId: u, amount: 3, nowMs: now }).created).toBe(false);
+    expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('applies the idempotency rule to a charge whether or not the balance covers it', () => {
+    const { db, u } = setup();
+    const first = charge(db, { transferId: 'c1', userId: u, amount: 5, nowMs: now, memo: 'GET /a' });
+    expect(first.created).toBe(true);
+    // the same id with the balance still sufficient: the original, nothing appended or moved
+    const again = charge(db, { transferId: 'c1', userId: u, amount: 5, nowMs: now + 1, memo: 'other memo' });
+    expect(again).toEqual({ transfer: first.transfer, created: false });
+    expect(balanceOf(db, u).available).toBe(OPENING - 5);
+    // other content under the same id is a conflict, with or without enough credits
+    expect(code(() => charge(db, { transferId: 'c1', userId: u, amount: 6, nowMs: now }))).toBe('conflict');
+    expect(code(() => charge(db, { transferId: 'c1', userId: u, amount: OPENING * 2, nowMs: now }))).toBe('conflict');
+    expect(code(() => charge(db, { transferId: 'grant:opening:' + u, userId: u, amount: 1, nowMs: now }))).toBe('conflict');
+    expect(transfersOf(db, u).map((t) => [t.id, t.amount, t.memo])).toEqual([
+      ['grant:opening:' + u, OPENING, 'opening balance'],
+      ['c1', 5, 'GET /a'],
+    ]);
+    // what charge returned is what is stored
+    expect(transfersOf(db, u)[1]).toMatchObject({ ...first.transfer, direction: 'out' });
     expect(checkInvariants(db)).toEqual([]);
   });
 
@@ -188,5 +211,36 @@ describe('ledger invariants', () => {
   it('the CHECK constraint stops an overdraft even if code forgot to check', () => {
     const { db, u } = setup();
     expect(() => db.prepare('UPDATE ledger_accounts SET debits_posted = credits_posted + 1 WHERE user_id = ?').run(u)).toThrow(/CHECK/);
+  });
+});
+
+describe('engine start', () => {
+  it('checks the ledger and refuses to start on a broken one, naming the violation', () => {
+    const dataDir = tempDir();
+    const first = createEngine({ dataDir });
+    first.db.prepare('UPDATE ledger_accounts SET credits_posted = credits_posted + 5 WHERE user_id = 1').run();
+    first.close();
+    let thrown: unknown;
+    try {
+      createEngine({ dataDir }).close();
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(LedgerInvariantError);
+    expect((thrown as Error).message).toContain('balance_matches_transfers: account 3 stores (dpend 0, dpost 0, cpend 0, cpost 100005) but its transfers sum to (0, 0, 0, 100000)');
+  });
+
+  it('releases a hold whose job is gone, recording why, and starts', () => {
+    const dataDir = tempDir();
+    const first = createEngine({ dataDir });
+    holdForJob(first.db, { transferId: 'job:999:hold', userId: 1, jobId: 999, amount: 70, nowMs: 5 });
+    expect(balanceOf(first.db, 1)).toMatchObject({ pending: 70, available: OPENING - 70 });
+    first.close();
+    const second = createEngine({ dataDir });
+    expect(balanceOf(second.db, 1)).toMatchObject({ pending: 0, available: OPENING });
+    const last = transfersOf(second.db, 1).at(-1)!;
+    expect(last).toMatchObject({ id: 'release:job:999:hold', kind: 'void_pending', amount: 70, memo: 'released at start: job 999 is missing' });
+    expect(checkInvariants(second.db)).toEqual([]);
+    second.close();
   });
 });

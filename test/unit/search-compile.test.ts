@@ -3,7 +3,8 @@ import type { Engine } from '../../src/main/engine/engine';
 import { SkeinError } from '../../src/main/engine/errors';
 import { countMatches, pageSql, searchPage, type SearchRequest } from '../../src/main/engine/search';
 import { testEngine } from '../helpers/engine';
-import { idOf, nameOfId, writeSearchCorpus } from '../helpers/search-corpus';
+import { upsertTweet } from '../../src/main/engine/corpus/write';
+import { idOf, nameOfId, tweetOf, writeSearchCorpus } from '../helpers/search-corpus';
 
 // Each operator against a real SQLite corpus written by the corpus write path: the exact set of
 // matching posts, in Latest order (id descending). See test/helpers/search-corpus.ts for posts.
@@ -59,6 +60,8 @@ describe('each operator matches exactly its posts (Latest: newest first)', () =>
     ['since:2024-01-02', ['p9', 'p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2']],
     ['until:2024-01-02', ['p1']],
     ['since:2024-01-02 until:2024-01-03', ['p3', 'p2']],
+    ['since:2024-01-02_23:59:59_UTC', ['p9', 'p8', 'p7', 'p6', 'p5', 'p4', 'p3']],
+    ['until:2024-01-02_23:59:59_UTC', ['p2', 'p1']],
     [`since_time:${unix('2024-01-05T12:00:00Z')}`, ['p9', 'p8', 'p7', 'p6', 'p5']],
     [`until_time:${unix('2024-01-05T12:00:00Z')}`, ['p4', 'p3', 'p2', 'p1']],
     ['lang:fr', ['p4']],
@@ -221,12 +224,18 @@ describe('query plans use the indexes (EXPLAIN QUERY PLAN)', () => {
     ['from:bob', 'Latest', /SEARCH p USING (COVERING )?INDEX posts_user_timeline \(user_id=\? AND (id|rowid)<\?\)/, false],
     [`since_id:${idOf(1)}`, 'Latest', /SEARCH p USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/, false],
     [`quoted_tweet_id:${idOf(5)}`, 'Latest', /SEARCH p USING (COVERING )?INDEX posts_quoted \(quoted_status_id=\? AND (id|rowid)<\?\)/, false],
-    [`conversation_id:${idOf(1)}`, 'Latest', /SEARCH p USING (COVERING )?INDEX posts_conversation \(conversation_id=\?/, true],
+    [`conversation_id:${idOf(1)}`, 'Latest', /SEARCH p USING (COVERING )?INDEX posts_conversation_id \(conversation_id=\? AND (id|rowid)<\?\)/, false],
     ['fox', 'Top', /SCAN posts_fts VIRTUAL TABLE INDEX/, true],
   ] as const)('%s (%s)', (query, type, step, maySort) => {
     const p = plan({ query, type, cursor: type === 'Top' ? 'T:5:1' : 'L:5' });
     expect(p).toMatch(step);
     if (!maySort) expect(p).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('reply collection walks the conversation newest first without a sort', () => {
+    const p = plan({ query: `conversation_id:${idOf(1)}`, replyDepth: { min: 1, max: 2 }, sinceId: idOf(2), cursor: 'L:5' });
+    expect(p).toMatch(/SEARCH p USING INDEX posts_conversation_id \(conversation_id=\? AND (id|rowid)>\? AND (id|rowid)<\?\)/);
+    expect(p).not.toMatch(/TEMP B-TREE/);
   });
 
   it('a broad Top query walks posts_top_score: the first page in order, later pages as two ranges', () => {
@@ -259,5 +268,50 @@ describe('query plans use the indexes (EXPLAIN QUERY PLAN)', () => {
     expect(p).toMatch(/SEARCH e EXISTS USING (COVERING )?INDEX post_urls_post \(post_id=\?\)/);
     expect(p).not.toMatch(/SCAN e/);
     expect(p).toMatch(/posts_fts .*VIRTUAL TABLE INDEX 0:=M/);
+  });
+});
+
+describe('plans chosen by the data: many Top matches, time windows', () => {
+  const BULK = 5_010; // past TOP_SORT_MAX (5,000): Top walks the score index instead of sorting
+
+  function writeBulk(db: Engine['db']): void {
+    db.transaction(() => {
+      for (let n = 100; n < 100 + BULK; n++) {
+        const day = `2025-${String(1 + (n % 12)).padStart(2, '0')}-01T00:00:00`;
+        upsertTweet(db, tweetOf({ n, by: 'carol', day, text: `bulk ${n}`, hashtags: ['bulk'], counts: { fav: n % 13 } }), { retrievedAtMs: 1 });
+      }
+    })();
+  }
+
+  it('Top over a driver with more than 5,000 matches walks posts_top_score and pages in exact order', () => {
+    writeBulk(engine.db);
+    const expected = Array.from({ length: BULK }, (_, i) => 100 + i).sort((a, b) => (b % 13) - (a % 13) || b - a).map(idOf);
+    const got: bigint[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = searchPage(engine.db, { query: '#bulk', type: 'Top', limit: 1000, cursor });
+      got.push(...page.ids);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(got).toEqual(expected);
+    const { sql } = pageSql(engine.db, { query: '#bulk', type: 'Top', limit: 20, cursor: 'T:5:1' });
+    expect(sql).toContain('INDEXED BY posts_top_score');
+    // A driver with few matches keeps its own index and sorts them.
+    expect(pageSql(engine.db, { query: '#foxes', type: 'Top', limit: 20 }).sql).not.toContain('posts_top_score');
+  });
+
+  it('a time window narrows the id range from posts_created, and an empty window matches nothing', () => {
+    writeBulk(engine.db);
+    const { sql, params } = pageSql(engine.db, { query: 'since:2024-01-02 until:2024-01-03', limit: 20 });
+    const plan = (engine.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/SEARCH p USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+    expect(params).toContain(idOf(2) - 1n);
+    expect(params).toContain(idOf(3));
+    expect(match('since:2024-01-02 until:2024-01-03')).toEqual(['p3', 'p2']);
+    expect(match('since:2030-01-01')).toEqual([]);
+    expect(match('fox until:2000-01-01')).toEqual([]);
+    // Windows with more than 50,000 posts are not narrowed; here every window is small and exact.
+    const march = Array.from({ length: BULK }, (_, i) => 100 + i).filter((n) => n % 12 === 2).reverse().map((n) => `p${n}`);
+    expect(names({ query: 'since:2025-03-01 until:2025-03-02', limit: 1000 })).toEqual(march);
   });
 });

@@ -22,6 +22,17 @@ describe('timestamp forms', () => {
     expect(twitterDate(Math.floor(Number(us) / 1000))).toBe(twitter);
   });
 
+  it('agrees with exact BigInt arithmetic at every second boundary (no double rounding)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -62135596800n, max: 9007199254n }), fc.constantFrom(0n, 1n, 999999n, 999998n, 500000n), (s, f) => {
+        const us = s * 1_000_000n + f;
+        const fraction = isoMicros(us).slice(20, 26);
+        expect(BigInt(fraction)).toBe(((us % 1_000_000n) + 1_000_000n) % 1_000_000n);
+        expect(BigInt(Math.floor(Date.parse(isoMicros(us)) / 1000)) * 1_000_000n + BigInt(fraction)).toBe(us);
+      }),
+    );
+  });
+
   it('the microsecond form reads back to the same instant (to the millisecond in Date)', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 4102444800000000n }), (us) => {

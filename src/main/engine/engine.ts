@@ -3,7 +3,7 @@ import { type Clock, systemClock } from './clock';
 import { type IdSource, cryptoIds } from './ids';
 import { openDb, type Db } from './store/db';
 import { migrate } from './store/migrate';
-import { assertInvariants } from './ledger/invariants';
+import { startLedger } from './ledger/start';
 
 export interface EngineOptions {
   dataDir: string;
@@ -38,7 +38,7 @@ export function createEngine(options: EngineOptions): Engine {
   const db = openDb(dbFile, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     migrate(db);
-    assertInvariants(db); // the ledger is sound, or the start stops with the precise violations
+    startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
   } catch (err) {
     db.close();
     throw err;

@@ -3,7 +3,7 @@ import type { Engine } from '../engine/engine';
 import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerAuth } from './plugins/auth';
-import { MAX_HEADER_BYTES, registerUrlLimit } from './plugins/limits';
+import { MAX_HEADER_BYTES, MAX_PARAM_CHARS, registerUrlLimit } from './plugins/limits';
 import { clientErrorHandler, frameworkErrors } from './plugins/malformed-requests';
 import { registerReadRoutes } from './routes/reads';
 import { registerMetering } from './plugins/metering';
@@ -27,7 +27,7 @@ export interface HttpAppOptions {
 
 // Limits on everything a client can send: a spec request is a short GET or a small POST.
 const BODY_LIMIT_BYTES = 1024 * 1024;
-const MAX_PARAM_LENGTH = 256;
+const MAX_PARAM_LENGTH = MAX_PARAM_CHARS;
 
 export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({

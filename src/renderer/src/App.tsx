@@ -13,6 +13,7 @@ import { ExportsView } from './views/exports/ExportsView';
 import { SettingsView } from './views/settings/SettingsView';
 import { Empty } from './components/States';
 import { WindowDrop } from './components/WindowDrop';
+import { TableBenchView } from './views/dev/TableBenchView';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -49,6 +50,8 @@ function Routes() {
       return <ExportsView />;
     case 'settings':
       return <SettingsView />;
+    case 'dev':
+      return id === 'table' ? <TableBenchView /> : <Empty title="No such page" />;
     default:
       return <Empty title="No such page">Use the sections on the left.</Empty>;
   }

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { basename, join, resolve, sep } from 'node:path';
 import type { ImportProgress } from '../../../shared/contract';
 import { importPaths } from '../corpus/importers';
 import type { Engine } from '../engine';
@@ -36,19 +36,20 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
       const now = Date.now();
       if (now - lastEmit < PROGRESS_EVERY_MS) return;
       lastEmit = now;
-      events.emit('import.progress', { ...base, file: basename(p.file), bytes_done: p.bytesDone, bytes_total: p.bytesTotal, records: p.records });
+      events.emit('import.progress', { ...base, file: shownName(p.file), bytes_done: p.bytesDone, bytes_total: p.bytesTotal, records: p.records });
     },
   }).then(
     (report) => {
+      removeUploads(engine, paths as string[]);
       events.emit('import.progress', {
         ...base,
-        file: paths.length === 1 ? basename(paths[0] as string) : `${paths.length} files`,
+        file: paths.length === 1 ? shownName(paths[0] as string) : `${paths.length} files`,
         records: report.added + report.updated + report.skipped,
         added: report.added,
         updated: report.updated,
         skipped: report.skipped,
         done: true,
-        problems: report.problems.slice(0, PROBLEMS_SHOWN).map((pr) => `${basename(pr.file)}${pr.line ? `:${pr.line}` : ''}: ${pr.message}`),
+        problems: report.problems.slice(0, PROBLEMS_SHOWN).map((pr) => `${shownName(pr.file)}${pr.line ? `:${pr.line}` : ''}: ${pr.message}`),
       });
     },
     (err: unknown) => {
@@ -58,4 +59,21 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
   running.add(work);
   void work.finally(() => running.delete(work));
   return { import_id: importId };
+}
+
+/**
+ * Files uploaded from a browser (headless mode) are copies in <data dir>/imports: once imported
+ * they are removed, since the corpus now holds their records and the original stays where the
+ * analyst had it. A failed import keeps its copy for a second try.
+ */
+function removeUploads(engine: Engine, paths: string[]): void {
+  const uploads = resolve(join(engine.dataDir, 'imports')) + sep;
+  for (const p of paths) {
+    if (resolve(p).startsWith(uploads)) rmSync(p, { force: true });
+  }
+}
+
+/** The file's name as the analyst knows it (an upload's copy carries an 8-hex prefix). */
+function shownName(path: string): string {
+  return basename(path).replace(/^[0-9a-f]{8}-/, '');
 }

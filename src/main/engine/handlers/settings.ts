@@ -114,7 +114,8 @@ export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entr
     .reverse()
     .map((t) => ({
       id: t.id,
-      amount: t.kind === 'void_pending' ? t.amount : t.direction === 'in' ? t.amount : -t.amount,
+      amount: t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
+      held: t.kind === 'pending' ? t.amount : t.kind === 'posted' ? 0 : -t.amount,
       kind: t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
       status: t.kind === 'pending' ? 'pending' : t.kind === 'void_pending' ? 'voided' : 'posted',
       created_ms: t.createdAtMs,

@@ -58,7 +58,14 @@ export async function finalizeOutput(dataDir: string, job: JobRow, mtime: Date, 
   return { file: finalName, bytes: statSync(finalPath).size };
 }
 
-/** Removes a job's staged and temporary files (after success, error or cancel). */
+/**
+ * Removes a job's staged file once the job has ended (success, error or cancel). Best effort: the
+ * job's end is already committed, and a leftover in exports/.partial harms nothing.
+ */
 export function removeStaged(dataDir: string, job: Pick<JobRow, 'id' | 'output_format'>): void {
-  rmSync(stagedPath(dataDir, job), { force: true });
+  try {
+    rmSync(stagedPath(dataDir, job), { force: true });
+  } catch {
+    // e.g. EISDIR or EPERM: left for the user; never turns a finished job into a failure.
+  }
 }

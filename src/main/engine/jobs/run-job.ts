@@ -90,6 +90,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
         file.close();
       }
       job = getJob(db, job.id)!;
+      if (ctx.stopRequested?.()) return 'stopped';
     }
     const out = await finalizeOutput(dataDir, job, new Date(clock.nowMs()), ctx.xlsx);
     completeJob(db, job.id, workerId, {

@@ -14,6 +14,9 @@ import { releaseLocks } from './queue/release';
 import { runJob } from './run-job';
 import type { XlsxOptions } from './writers/xlsx';
 
+/** How long a graceful stop waits for running jobs to reach a batch boundary. */
+const STOP_WAIT_MS = 5_000;
+
 export interface JobRunnerOptions {
   /** 'thread' (default): each job runs in a worker thread with its own connection. 'inline': on
    *  this thread, yielding between batches (tests and tools; the same runJob code path). */
@@ -129,21 +132,26 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
   }
 
   async function runInline(job: JobRow, workerId: string): Promise<void> {
-    const outcome = await runJob(
-      {
-        db,
-        dataDir: engine.dataDir,
-        clock,
-        ids: engine.ids,
-        workerId,
-        ...(options.batchRows ? { batchRows: options.batchRows } : {}),
-        ...(options.xlsx ? { xlsx: options.xlsx } : {}),
-        between: () => new Promise((r) => setImmediate(r)),
-        stopRequested: () => stopping,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      },
-      job,
-    );
+    const ctx = {
+      db,
+      dataDir: engine.dataDir,
+      clock,
+      ids: engine.ids,
+      workerId,
+      ...(options.batchRows ? { batchRows: options.batchRows } : {}),
+      ...(options.xlsx ? { xlsx: options.xlsx } : {}),
+      between: () => new Promise<void>((r) => setImmediate(r)),
+      stopRequested: () => stopping,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    };
+    let outcome: string;
+    try {
+      outcome = await runJob(ctx, job);
+    } catch (err) {
+      // runJob settles its own failures; this is a fault outside them (the database closed).
+      outcome = 'pending';
+      if (db.open) failJob(db, job.id, workerId, `Internal error while running the job: ${(err as Error).message}`, false, clock.nowMs());
+    }
     finished(job.id, outcome);
   }
 
@@ -179,7 +187,14 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
   }
 
   const unsubscribe = onJobsChanged(db, () => setImmediate(tick));
+  // Every minute, jobs whose holder died in another process (the app and `skein serve` on one
+  // data dir) are taken back; at start, it happened above.
+  let lastRecoveryMs = clock.nowMs();
   const poll = setInterval(() => {
+    if (db.open && clock.nowMs() - lastRecoveryMs >= 60_000) {
+      lastRecoveryMs = clock.nowMs();
+      recoverStaleLocks(db, owner, lastRecoveryMs, STALE_LOCK_MS);
+    }
     tick();
     webhooks.kick();
   }, options.pollMs ?? 500);
@@ -208,7 +223,9 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       clearInterval(poll);
       unsubscribe();
       for (const s of slots) s.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
-      await Promise.all(slots.map((s) => s.running?.done));
+      // A batch ends within a second; an XLSX build can take minutes, so after STOP_WAIT_MS the
+      // workers are ended anyway and the job resumes its (idempotent) finalize at the next start.
+      await Promise.race([Promise.all(slots.map((s) => s.running?.done)), new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
       await Promise.all(slots.map((s) => s.worker?.terminate()));
       if (db.open) releaseLocks(db, owner, clock.nowMs());
       await webhooks.idle();

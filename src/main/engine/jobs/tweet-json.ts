@@ -1,14 +1,20 @@
+import { toJson } from '../serialize/json';
+import { entitiesObject, storedJson } from '../serialize/tweet';
 import { isoMicros } from './timestamps';
 import type { TweetRow } from './tweet-row';
 
 // A TweetRow as the spec's full Tweet object (section 2.1, detail shape: numeric ids included),
 // written as JSON text by hand because JSON.stringify cannot print a 64-bit integer exactly.
-// Fields appear in the spec's order; `wallet_address` only in reply-collection output.
+// Fields appear in the spec's order, the same bytes as GET /social/tweets/<id> (entities and nested
+// statuses go through the API's serializer, so a damaged stored value cannot break the file);
+// `wallet_address` only in reply-collection output.
 
 const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(s));
 const num = (n: bigint | null): string => (n === null ? 'null' : n.toString());
 const idStr = (n: bigint | null): string => (n === null ? 'null' : `"${n.toString()}"`);
 const bool = (n: bigint): string => (n !== 0n ? 'true' : 'false');
+
+const nested = (text: string | null): string => (text === null ? 'null' : toJson(storedJson(text, null)));
 
 function userJson(r: TweetRow): string {
   return (
@@ -30,10 +36,10 @@ export function tweetJson(r: TweetRow, wallet?: string): string {
     `"in_reply_to_user_id":${num(r.in_reply_to_user_id)},"in_reply_to_user_id_str":${idStr(r.in_reply_to_user_id)},` +
     `"in_reply_to_screen_name":${str(r.in_reply_to_screen_name)},"user":${userJson(r)},` +
     `"quoted_status_id":${num(r.quoted_status_id)},"quoted_status_id_str":${idStr(r.quoted_status_id)},` +
-    `"is_quote_status":${bool(r.is_quote_status)},"quoted_status":${r.quoted_status_json ?? 'null'},` +
-    `"retweeted_status":${r.retweeted_status_json ?? 'null'},"quote_count":${r.quote_count},` +
+    `"is_quote_status":${bool(r.is_quote_status)},"quoted_status":${nested(r.quoted_status_json)},` +
+    `"retweeted_status":${nested(r.retweeted_status_json)},"quote_count":${r.quote_count},` +
     `"reply_count":${r.reply_count},"retweet_count":${r.retweet_count},"favorite_count":${r.favorite_count},` +
-    `"lang":${str(r.lang)},"entities":${r.entities_json},"views_count":${r.views_count},` +
+    `"lang":${str(r.lang)},"entities":${toJson(entitiesObject(r.entities_json, 'detail'))},"views_count":${r.views_count},` +
     `"bookmark_count":${r.bookmark_count}` +
     (wallet === undefined ? '' : `,"wallet_address":${JSON.stringify(wallet)}`) +
     '}'

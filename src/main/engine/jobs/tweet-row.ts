@@ -57,20 +57,30 @@ export const TWEET_ROW_COLUMNS = `p.id, p.created_at_us, p.full_text, p.source, 
   u.created_at_us AS u_created_at_us, u.profile_banner_url AS u_profile_banner_url,
   u.profile_image_url_https AS u_profile_image_url_https, u.can_dm AS u_can_dm`;
 
+const statements = new WeakMap<Db, ReturnType<Db['prepare']>>();
+
 /** Reads full rows for the given post ids, keeping the order of `ids`. At most 1000 ids a call. */
 export function loadTweetRows(db: Db, ids: readonly bigint[]): TweetRow[] {
   if (ids.length === 0) return [];
   if (ids.length > 1000) throw new Error(`loadTweetRows: ${ids.length} ids, at most 1000 a call`);
-  const stmt = db
-    .prepare(`SELECT ${TWEET_ROW_COLUMNS} FROM posts p JOIN social_users u ON u.id = p.user_id WHERE p.id IN (SELECT value FROM json_each(?))`)
-    .safeIntegers(true);
-  // json_each keeps 64-bit integers exact when they are written as bare digits.
-  const rows = stmt.all(`[${ids.join(',')}]`) as TweetRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const out: TweetRow[] = [];
-  for (const id of ids) {
-    const row = byId.get(id);
-    if (row) out.push(row);
+  let stmt = statements.get(db);
+  if (!stmt) {
+    // json_each drives the join (CROSS JOIN fixes that order): one primary-key probe per id. An
+    // IN (subquery) form let the planner scan posts instead. json_each keeps 64-bit integers exact
+    // when they are written as bare digits.
+    stmt = db
+      .prepare(`SELECT ${TWEET_ROW_COLUMNS} FROM json_each(?) AS j CROSS JOIN posts p ON p.id = j.value CROSS JOIN social_users u ON u.id = p.user_id`)
+      .safeIntegers(true);
+    statements.set(db, stmt);
   }
-  return out;
+  const rows = stmt.all(`[${ids.join(',')}]`) as TweetRow[];
+  // The nested loop returns the ids' order; a post deleted meanwhile is simply missing. Checked,
+  // not assumed: SQL promises no order without ORDER BY (a sort here cost a temp B-tree per batch).
+  let j = 0;
+  for (const id of ids) {
+    if (j < rows.length && rows[j]!.id === id) j++;
+  }
+  if (j === rows.length) return rows;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

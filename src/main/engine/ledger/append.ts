@@ -80,20 +80,56 @@ const BALANCE_DELTAS: Record<TransferKind, { dPending: number; dPosted: number; 
   void_pending: { dPending: -1, dPosted: 0, cPending: -1, cPosted: 0 },
 };
 
+// One INSERT and one UPDATE moving both accounts: the previous form (INSERT ... RETURNING * and an
+// UPDATE per account) ran 3 statements and built the row back from SQLite; this runs 2 and builds
+// the Transfer from what was written (a metered request appends one transfer; bench/metering).
+const INSERT = `INSERT INTO ledger_transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id, job_id, memo, created_at_ms)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const MOVE = `UPDATE ledger_accounts SET
+  debits_pending = debits_pending + (CASE WHEN id = ? THEN ? ELSE 0 END),
+  debits_posted = debits_posted + (CASE WHEN id = ? THEN ? ELSE 0 END),
+  credits_pending = credits_pending + (CASE WHEN id = ? THEN ? ELSE 0 END),
+  credits_posted = credits_posted + (CASE WHEN id = ? THEN ? ELSE 0 END)
+  WHERE id IN (?, ?)`;
+
 /** Appends a transfer and moves the two accounts' balances by it. The caller checked the rules. */
 export function append(db: Db, t: NewTransfer): Transfer {
+  return write(db, t, prep(db, INSERT).run(...insertArgs(t)).lastInsertRowid);
+}
+
+/**
+ * append() for a transfer id that is most likely new (a request's charge): the UNIQUE id decides
+ * in the INSERT itself instead of a SELECT before it. Returns undefined, having changed nothing,
+ * when the id exists; the caller then applies the idempotency rule with existing().
+ */
+export function appendIfNew(db: Db, t: NewTransfer): Transfer | undefined {
+  const r = prep(db, `${INSERT} ON CONFLICT (id) DO NOTHING`).run(...insertArgs(t));
+  return r.changes === 0 ? undefined : write(db, t, r.lastInsertRowid);
+}
+
+function insertArgs(t: NewTransfer) {
+  return [t.id, t.kind, t.debitAccountId, t.creditAccountId, t.amount, t.pendingId ?? null, t.jobId ?? null, t.memo ?? null, t.createdAtMs] as const;
+}
+
+function write(db: Db, t: NewTransfer, seq: number | bigint): Transfer {
   const d = BALANCE_DELTAS[t.kind];
-  const row = prep(
-    db,
-      `INSERT INTO ledger_transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id, job_id, memo, created_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    )
-    .get(t.id, t.kind, t.debitAccountId, t.creditAccountId, t.amount, t.pendingId ?? null, t.jobId ?? null, t.memo ?? null, t.createdAtMs) as TransferRow;
-  const move = prep(db,
-    `UPDATE ledger_accounts SET debits_pending = debits_pending + ?, debits_posted = debits_posted + ?,
-       credits_pending = credits_pending + ?, credits_posted = credits_posted + ? WHERE id = ?`,
+  const a = t.amount;
+  const r = prep(db, MOVE).run(
+    t.debitAccountId, d.dPending * a, t.debitAccountId, d.dPosted * a,
+    t.creditAccountId, d.cPending * a, t.creditAccountId, d.cPosted * a,
+    t.debitAccountId, t.creditAccountId,
   );
-  move.run(d.dPending * t.amount, d.dPosted * t.amount, 0, 0, t.debitAccountId);
-  move.run(0, 0, d.cPending * t.amount, d.cPosted * t.amount, t.creditAccountId);
-  return toTransfer(row);
+  if (r.changes !== 2) throw new Error(`ledger: transfer '${t.id}' moved ${r.changes} accounts, not 2`);
+  return {
+    seq: Number(seq),
+    id: t.id,
+    kind: t.kind,
+    debitAccountId: t.debitAccountId,
+    creditAccountId: t.creditAccountId,
+    amount: t.amount,
+    pendingId: t.pendingId ?? null,
+    jobId: t.jobId ?? null,
+    memo: t.memo ?? null,
+    createdAtMs: t.createdAtMs,
+  };
 }

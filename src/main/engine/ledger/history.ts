@@ -12,11 +12,15 @@ export interface LedgerLine extends Transfer {
 /** A user's transfers, oldest first, at most `limit` (default 1000) after `afterSeq`. */
 export function transfersOf(db: Db, userId: number, { afterSeq = 0, limit = 1000 } = {}): LedgerLine[] {
   const account = userAccount(db, userId);
+  // Two index range scans ((account, seq) on each side) merged in seq order: a page costs its own
+  // size, not the account's whole history (an OR would collect and sort every match per page).
   const rows = prep(
     db,
-      `SELECT * FROM ledger_transfers WHERE (debit_account_id = ? OR credit_account_id = ?) AND seq > ? ORDER BY seq LIMIT ?`,
-    )
-    .all(account.id, account.id, afterSeq, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
+    `SELECT * FROM ledger_transfers WHERE debit_account_id = ? AND seq > ?
+     UNION ALL
+     SELECT * FROM ledger_transfers WHERE credit_account_id = ? AND seq > ?
+     ORDER BY seq LIMIT ?`,
+  ).all(account.id, afterSeq, account.id, afterSeq, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
   return rows.map((r) => {
     const t = toTransfer(r);
     return { ...t, direction: t.creditAccountId === account.id ? 'in' : 'out' };

@@ -2,6 +2,7 @@ import { fail } from '../errors';
 import { prep } from './prep';
 import type { Db } from '../store/db';
 import { availableOf, userAccount } from './accounts';
+import { notEnoughCredits } from './messages';
 import { append, existing } from './append';
 import { inWriteTx } from './tx';
 import { type Hold, type TransferResult, USAGE_ACCOUNT_ID } from './types';
@@ -72,7 +73,7 @@ export function holdForJob(db: Db, input: HoldInput): Hold {
     if (existing(db, shape)) return getHold(db, id);
     const available = availableOf(account);
     if (available < amount) {
-      throw fail.paymentRequired(`Not enough credits: this job can cost up to ${amount} credits and ${available} are available.`);
+      throw fail.paymentRequired(notEnoughCredits('job', amount, available, true));
     }
     append(db, { ...shape, memo: input.memo ?? null, createdAtMs: input.nowMs });
     prep(db, 'INSERT INTO ledger_holds (transfer_id, account_id, job_id, amount, closed_at_ms) VALUES (?, ?, ?, ?, ?)').run(

@@ -4,6 +4,7 @@ export { charge, type ChargeInput } from './charge';
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
 export { balanceOf } from './balance';
 export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';
+export { startLedger, type ReleasedHold } from './start';
 export { transfersOf, type LedgerLine } from './history';
 export { findTransfer } from './append';
 export * from './types';

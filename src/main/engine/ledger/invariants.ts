@@ -107,21 +107,28 @@ export function checkInvariants(db: Db): Violation[] {
     else add('hold_matches_transfers', `hold '${h.id}' stores amount ${h.hamount}, posted ${h.posted}, voided ${h.voided}; transfers say ${h.amount}, ${h.sp}, ${h.sv}`);
   }
 
-  // Every open hold belongs to a running job. Migration 030 (jobs) may not exist in this build or
-  // this test database yet; then no job is running and every open hold is a violation.
-  const hasJobs = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`).get() !== undefined;
-  const orphans = db
-    .prepare(
-      hasJobs
-        ? `SELECT h.transfer_id, h.job_id, j.status FROM ledger_holds h LEFT JOIN jobs j ON j.id = h.job_id
-           WHERE h.closed_at_ms IS NULL AND (j.id IS NULL OR j.status NOT IN ('pending', 'processing'))`
-        : `SELECT transfer_id, job_id, NULL AS status FROM ledger_holds WHERE closed_at_ms IS NULL`,
-    )
-    .all() as { transfer_id: string; job_id: number; status: string | null }[];
-  for (const o of orphans) {
-    add('open_hold_without_running_job', `hold '${o.transfer_id}' is open but job ${o.job_id} is ${o.status ?? 'missing'}`);
+  for (const o of orphanHolds(db)) {
+    add('open_hold_without_running_job', `hold '${o.holdId}' is open but job ${o.jobId} is ${o.jobStatus ?? 'missing'}`);
   }
   return out;
+}
+
+/**
+ * Open holds whose job is not pending or processing. Migration 030 (jobs) may not exist in this
+ * build or this test database yet; then no job is running and every open hold is one.
+ */
+export function orphanHolds(db: Db): { holdId: string; jobId: number; jobStatus: string | null }[] {
+  const hasJobs = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`).get() !== undefined;
+  return (
+    db
+      .prepare(
+        hasJobs
+          ? `SELECT h.transfer_id, h.job_id, j.status FROM ledger_holds h LEFT JOIN jobs j ON j.id = h.job_id
+             WHERE h.closed_at_ms IS NULL AND (j.id IS NULL OR j.status NOT IN ('pending', 'processing'))`
+          : `SELECT transfer_id, job_id, NULL AS status FROM ledger_holds WHERE closed_at_ms IS NULL`,
+      )
+      .all() as { transfer_id: string; job_id: number; status: string | null }[]
+  ).map((r) => ({ holdId: r.transfer_id, jobId: r.job_id, jobStatus: r.status }));
 }
 
 /** Throws LedgerInvariantError listing every violation (up to 50). */

@@ -3,6 +3,7 @@ import { fail } from '../errors';
 import type { IdSource } from '../ids';
 import { balanceOf, charge, openHolds } from '../ledger';
 import { prep } from '../ledger/prep';
+import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
 import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds } from '../limits';
 import type { Db } from '../store/db';
@@ -81,10 +82,7 @@ export class Metering {
       const { available } = balanceOf(this.db, userId);
       const free = available - this.reservations.of(userId);
       if (free < maxCost) {
-        throw fail.paymentRequired(
-          `Not enough credits: this request can cost up to ${maxCost} credit${maxCost === 1 ? '' : 's'} and ${Math.max(0, free)} ${free === 1 ? 'is' : 'are'} available. ` +
-            "Add credits in the app's settings or with 'skein credits grant'.",
-        );
+        throw fail.paymentRequired(notEnoughCredits('request', maxCost, free, true));
       }
     }
     return this.reservations.take(userId, maxCost);

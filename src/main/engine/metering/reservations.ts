@@ -13,17 +13,31 @@ export class Reservations {
 
   take(userId: number, amount: number): Reservation {
     this.byUser.set(userId, this.of(userId) + amount);
-    let released = false;
-    return {
-      amount,
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = this.of(userId) - amount;
-        if (left > 0) this.byUser.set(userId, left);
-        else this.byUser.delete(userId);
-      },
-    };
+    return new Taken(this, userId, amount);
+  }
+
+  /** Called once per reservation, by Taken.release. */
+  giveBack(userId: number, amount: number): void {
+    const left = this.of(userId) - amount;
+    if (left > 0) this.byUser.set(userId, left);
+    else this.byUser.delete(userId);
+  }
+}
+
+// A class rather than a closure per request: one small object, no function allocated per call.
+class Taken implements Reservation {
+  private released = false;
+
+  constructor(
+    private readonly owner: Reservations,
+    private readonly userId: number,
+    readonly amount: number,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.owner.giveBack(this.userId, this.amount);
   }
 }
 

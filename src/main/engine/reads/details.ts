@@ -6,13 +6,15 @@ import { spaceObject } from '../serialize/space';
 import { detailTweet, type JsonObject } from '../serialize/tweet';
 import { parseNumericId, parseSpaceId } from './params';
 import type { ReadResult } from './result';
+import { postRowOf } from './post-select';
 import { statements } from './statements';
 
 type ReadEngine = Pick<Engine, 'db'>;
 
 /** The stored post with its author, or undefined. For jobs and search: the row detailTweet takes. */
 export function findPost(engine: ReadEngine, id: bigint): PostRow | undefined {
-  return statements(engine.db).post.get(id) as PostRow | undefined;
+  const raw = statements(engine.db).post.get(id) as unknown[] | undefined;
+  return raw ? postRowOf(raw) : undefined;
 }
 
 /** Tweet details (4.3). `idRaw` is the request's `id`, from the query or the path. */

@@ -21,15 +21,17 @@ export function statements(db: Db): ReadStatements {
   let s = cache.get(db);
   if (!s) {
     const prep = (sql: string) => db.prepare(sql).safeIntegers(true);
+    // Post statements read arrays, turned into PostRow by postRowOf (post-select.ts says why).
+    const prepRaw = (sql: string) => prep(sql).raw(true);
     s = {
       user: prep('SELECT id, protected FROM social_users WHERE id = ?'),
       // Newest first by id (ids are time-ordered snowflakes): one range scan of
       // posts_user_timeline / the partial index posts_user_tweets, no sort.
-      timelineAll: prep(`${POST_SELECT} WHERE p.user_id = ? AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`),
-      timelineTweets: prep(
+      timelineAll: prepRaw(`${POST_SELECT} WHERE p.user_id = ? AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`),
+      timelineTweets: prepRaw(
         `${POST_SELECT} WHERE p.user_id = ? AND p.in_reply_to_status_id IS NULL AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`,
       ),
-      post: prep(`${POST_SELECT} WHERE p.id = ?`),
+      post: prepRaw(`${POST_SELECT} WHERE p.id = ?`),
       article: prep(
         'SELECT id, title, preview_text, cover_url, published_at_us, content_state_json, media_entities_json FROM articles WHERE post_id = ?',
       ),

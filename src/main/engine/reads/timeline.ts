@@ -1,11 +1,11 @@
 import type { Engine } from '../engine';
 import { fail } from '../errors';
-import type { PostRow } from '../serialize/rows';
-import { timelineTweet, type JsonObject } from '../serialize/tweet';
+import { tweetObject, type JsonObject } from '../serialize/tweet';
 import { decodeCursor, encodeCursor, type TimelineKind } from './cursor';
 import { parseNumericId } from './params';
 import type { ReadResult } from './result';
 import { secret } from './secrets';
+import { postRowOf } from './post-select';
 import { statements } from './statements';
 
 export type { TimelineKind } from './cursor';
@@ -58,8 +58,10 @@ export function readTimeline(engine: ReadEngine, kind: TimelineKind, userIdRaw: 
   if (!user) throw fail.notFound(`User ${userId} was not found.`);
   if (user.protected !== 0n) throw fail.forbidden(`User ${userId}'s profile is protected: its timeline is not available.`);
   const upTo = after ? after.lastId - 1n : INT64_MAX;
-  const rows = (kind === 'tweets' ? s.timelineTweets : s.timelineAll).all(userId, upTo) as PostRow[];
-  const tweets = rows.map(timelineTweet);
+  const rows = ((kind === 'tweets' ? s.timelineTweets : s.timelineAll).all(userId, upTo) as unknown[][]).map(postRowOf);
+  // One author per page: its User object is built once and shared by the page's tweets.
+  const users = new Map<bigint, JsonObject>();
+  const tweets = rows.map((row) => tweetObject(row, 'timeline', users));
   const last = rows[rows.length - 1];
   const next_cursor = last ? encodeCursor(key, { kind, userId, lastId: last.id }) : '';
   return { value: { next_cursor, tweets }, items: tweets.length };

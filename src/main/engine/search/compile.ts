@@ -40,6 +40,8 @@ export interface CompiledQuery {
   driverWhere: Sql;
   /** The driver's id column: ordered and range-seekable. */
   idColumn: string;
+  /** The driver's condition as a per-row predicate over p, for plans that walk another index. */
+  driverPredicate: Sql;
   /** Everything the driver does not already guarantee; `1` when nothing is left. */
   where: Sql;
   /** Bounds from since_id:, max_id: and the options: lowId < id <= highId. */
@@ -108,9 +110,59 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
   if (fts !== null && driver !== 'fts') predicates.push(ftsPredicate(fts));
   for (const c of others) if (c !== pick?.node) predicates.push(predicate(c, users));
 
+  let driverPredicate: Sql = { sql: '1', params: [] };
+  if (pick) driverPredicate = predicate(pick.node, users);
+  else if (driver === 'fts' && fts !== null) driverPredicate = ftsPredicate(fts);
+
+  // A time window (since:, until:, since_time:, until_time: at the top level) also bounds ids.
+  const window = timeWindow(db, others);
+  if (window === 'empty') predicates.push({ sql: '0', params: [] });
+  else if (window) {
+    if (lowId === null || window.lowId > lowId) lowId = window.lowId;
+    if (highId === null || window.highId < highId) highId = window.highId;
+  }
+
   const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }) : null;
-  return { ast, driver, from, bareFrom, driverWhere, idColumn, where: joinSql(predicates, 'AND', '1'), lowId, highId, union };
+  const where = joinSql(predicates, 'AND', '1');
+  return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union };
 }
+
+/** Posts in a time window past which the id range is not worth narrowing: it is most of the corpus. */
+const MAX_WINDOW_POSTS = 50_000;
+
+/**
+ * The id range [lowId + 1, highId] holding every post of the query's time window, read from the
+ * posts_created index (covering: it holds the rowid), when the window has at most
+ * MAX_WINDOW_POSTS posts. Ids need not follow time for this to be exact: the range covers the
+ * window's smallest and largest id, and the time predicates still apply. With the platform's
+ * time-ordered ids it is tight, so `until:` far in the past does not scan every newer post.
+ */
+function timeWindow(db: Db, conjuncts: readonly QueryNode[]): { lowId: bigint; highId: bigint } | 'empty' | null {
+  let from: number | null = null;
+  let until: number | null = null;
+  for (const c of conjuncts) {
+    if (c.kind !== 'operator' || c.value.type !== 'time_us') continue;
+    if (c.op === 'since' || c.op === 'since_time') from = from === null ? c.value.us : Math.max(from, c.value.us);
+    if (c.op === 'until' || c.op === 'until_time') until = until === null ? c.value.us : Math.min(until, c.value.us);
+  }
+  if (from === null && until === null) return null;
+  let stmt = windowStatements.get(db);
+  if (!stmt) {
+    stmt = db
+      .prepare<unknown[]>(
+        'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM (SELECT id FROM posts INDEXED BY posts_created ' +
+          'WHERE created_at_us >= ? AND created_at_us < ? LIMIT ?)',
+      )
+      .safeIntegers(true);
+    windowStatements.set(db, stmt);
+  }
+  const row = stmt.get(from ?? Number.MIN_SAFE_INTEGER, until ?? Number.MAX_SAFE_INTEGER, MAX_WINDOW_POSTS + 1) as { n: bigint; lo: bigint | null; hi: bigint | null };
+  if (row.n === 0n) return 'empty';
+  if (row.n > BigInt(MAX_WINDOW_POSTS) || row.lo === null || row.hi === null) return null;
+  return { lowId: row.lo - 1n, highId: row.hi };
+}
+
+const windowStatements = new WeakMap<Db, Statement<unknown[]>>();
 
 /** (B1 OR B2) AND R = (B1 AND R) OR (B2 AND R): arms for the first OR whose branches all have a driver. */
 function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }): CompiledQuery[] | null {
@@ -152,18 +204,21 @@ function chooseDriver(conjuncts: readonly QueryNode[], users: UserResolver): Dri
     for (const node of conjuncts) {
       if (node.kind !== 'operator' || node.op !== op) continue;
       const v = node.value;
-      const posts = { from: 'posts AS p', bareFrom: null, idColumn: 'p.id' };
+      // INDEXED BY: the driver is chosen here, on purpose; with ANALYZE statistics SQLite would
+      // otherwise prefer walking the primary key for ORDER BY id, which is a full scan for a
+      // small conversation or a quiet account in a large corpus.
+      const posts = (index: string) => ({ from: `posts AS p INDEXED BY ${index}`, bareFrom: null, idColumn: 'p.id' });
       if (op === 'conversation_id' && v.type === 'id') {
-        return { node, plan: { driver: 'conversation', ...posts, driverWhere: { sql: 'p.conversation_id = ?', params: [v.id] } } };
+        return { node, plan: { driver: 'conversation', ...posts('posts_conversation_id'), driverWhere: { sql: 'p.conversation_id = ?', params: [v.id] } } };
       }
       if (op === 'quoted_tweet_id' && v.type === 'id') {
-        return { node, plan: { driver: 'quoted', ...posts, driverWhere: { sql: 'p.quoted_status_id = ?', params: [v.id] } } };
+        return { node, plan: { driver: 'quoted', ...posts('posts_quoted'), driverWhere: { sql: 'p.quoted_status_id = ?', params: [v.id] } } };
       }
       if (op === 'from' && v.type === 'name') {
         // One author walks the (user_id, id DESC) timeline index in order; several need a sort.
         const ids = users(v.name);
         if (ids.length === 1) {
-          return { node, plan: { driver: 'from', ...posts, driverWhere: { sql: 'p.user_id = ?', params: [ids[0]] } } };
+          return { node, plan: { driver: 'from', ...posts('posts_user_timeline'), driverWhere: { sql: 'p.user_id = ?', params: [ids[0]] } } };
         }
         continue;
       }

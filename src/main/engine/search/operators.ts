@@ -24,15 +24,16 @@ const id: Check = (raw) => {
   return value <= MAX_ID ? { type: 'id', id: value } : `a post id at most ${MAX_ID}`;
 };
 
-/** YYYY-MM-DD, a real calendar date, midnight UTC. */
+/** YYYY-MM-DD (midnight UTC), or the platform's YYYY-MM-DD_HH:MM:SS_UTC; a real calendar date. */
 const date: Check = (raw) => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  if (!m) return 'a date as YYYY-MM-DD (UTC)';
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:_(\d{2}):(\d{2}):(\d{2})_UTC)?$/.exec(raw);
+  if (!m) return 'a date as YYYY-MM-DD or YYYY-MM-DD_HH:MM:SS_UTC (UTC)';
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
+  const [h, mi, se] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  const ms = Date.UTC(y, mo - 1, d, h, mi, se);
   const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) {
-    return `a real calendar date as YYYY-MM-DD (there is no ${raw})`;
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || se > 59) {
+    return `a real calendar date and time (there is no ${raw})`;
   }
   return { type: 'time_us', us: ms * 1000 };
 };

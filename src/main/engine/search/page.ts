@@ -1,9 +1,12 @@
-import type { Statement } from 'better-sqlite3';
 import { fail } from '../errors';
 import type { Db } from '../store/db';
 import type { QueryNode } from './ast';
 import { compileQuery, type CompileOptions, type CompiledQuery } from './compile';
 import { decodeKeyset, encodeKeyset, type Keyset, type SearchType } from './cursor';
+import { baseWhere, countOf, statement, type Row } from './statements';
+import { TOP_SCORE_SQL, topPlan, topRows } from './top';
+
+export { TOP_SCORE_SQL } from './top';
 
 // Keyset paging over a compiled query: no OFFSET, so page 50,000 costs what page 1 costs and a
 // job's memory stays flat; a page depends on the previous one only through its cursor string.
@@ -29,47 +32,64 @@ export interface SearchPage {
 /** Largest page: a job pages in batches of at most this many rows (about 1 MB of tweets). */
 export const MAX_PAGE_SIZE = 1000;
 
-/**
- * Top's engagement score, the same expression as the posts_top_score index (migration 040), so
- * a broad Top search walks that index in order.
- */
-export const TOP_SCORE_SQL = '(p.favorite_count + 2 * p.retweet_count + 3 * p.quote_count + p.reply_count)';
-
 export function searchPage(db: Db, request: SearchRequest): SearchPage {
-  const { sql, params, type } = pageSql(db, request);
+  const c = prepare(db, request);
   // One row past the page tells whether another page exists, so the last page says so (null).
-  const rows = statement(db, sql).all(...params) as { id: bigint; score?: bigint }[];
+  let rows: Row[];
+  if (c.type === 'Top' && !c.q.union) rows = topRows(db, c.q, c.keyset?.type === 'Top' ? c.keyset : null, c.n);
+  else {
+    const { sql, params } = buildSql(db, c);
+    rows = statement(db, sql).raw(true).all(...params) as Row[];
+  }
   const more = rows.length > request.limit;
   const page = more ? rows.slice(0, request.limit) : rows;
   const last = page[page.length - 1];
   const endCursor = last
-    ? encodeKeyset(type === 'Top' ? { type: 'Top', score: last.score ?? 0n, id: last.id } : { type: 'Latest', id: last.id })
+    ? encodeKeyset(c.type === 'Top' ? { type: 'Top', score: last[1] ?? 0n, id: last[0] } : { type: 'Latest', id: last[0] })
     : null;
-  return { ids: page.map((r) => r.id), nextCursor: more ? endCursor : null, endCursor };
+  return { ids: page.map((r) => r[0]), nextCursor: more ? endCursor : null, endCursor };
 }
 
-/** The SQL of one page (limit + 1 rows) and its parameters; for EXPLAIN QUERY PLAN in tests and benches. */
+/**
+ * The SQL of one page (limit + 1 rows) and its parameters; for EXPLAIN QUERY PLAN in tests and
+ * benches. A Top page without UNION arms runs the same index ranges step by step (top.ts).
+ */
 export function pageSql(db: Db, request: SearchRequest): { sql: string; params: unknown[]; type: SearchType } {
+  const c = prepare(db, request);
+  return { ...buildSql(db, c), type: c.type };
+}
+
+interface Prepared {
+  type: SearchType;
+  keyset: Keyset | null;
+  q: CompiledQuery;
+  n: number;
+}
+
+function prepare(db: Db, request: SearchRequest): Prepared {
   const type = request.type ?? 'Latest';
   if (type !== 'Latest' && type !== 'Top') throw fail.invalid('type', "expected 'Latest' or 'Top'");
   if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_SIZE) {
     throw fail.invalid('limit', `expected a whole number from 1 to ${MAX_PAGE_SIZE}`);
   }
   const keyset = request.cursor ? decodeKeyset(request.cursor, type) : null;
-  const q = compileQuery(db, request.query, request);
-  const n = request.limit + 1;
-  if (!q.union) return { ...planSql(q, type, keyset, n), type };
+  return { type, keyset, q: compileQuery(db, request.query, request), n: request.limit + 1 };
+}
+
+function buildSql(db: Db, { type, keyset, q, n }: Prepared): { sql: string; params: unknown[] } {
+  if (!q.union) return planSql(db, q, type, keyset, n);
   // One ordered, limited arm per OR branch; SQLite merges them (MERGE (UNION)) and UNION drops a
   // post that two branches both match.
-  const arms = q.union.map((arm) => planSql(arm, type, keyset, n));
+  const arms = q.union.map((arm) => planSql(db, arm, type, keyset, n));
   const columns = type === 'Top' ? 'id, score' : 'id';
   const order = type === 'Top' ? 'score DESC, id DESC' : 'id DESC';
   const sql = `${arms.map((a) => `SELECT ${columns} FROM (${a.sql})`).join(' UNION ')} ORDER BY ${order} LIMIT ?`;
-  return { sql, params: [...arms.flatMap((a) => a.params), n], type };
+  return { sql, params: [...arms.flatMap((a) => a.params), n] };
 }
 
 /** One compiled plan as an ordered SELECT of (id) or (id, score), at most n rows after the keyset. */
-function planSql(q: CompiledQuery, type: SearchType, keyset: Keyset | null, n: number): { sql: string; params: unknown[] } {
+function planSql(db: Db, compiled: CompiledQuery, type: SearchType, keyset: Keyset | null, n: number): { sql: string; params: unknown[] } {
+  const q = type === 'Top' ? topPlan(db, compiled) : compiled;
   const { where, params } = baseWhere(q);
   if (type === 'Latest') {
     if (keyset?.type === 'Latest') {
@@ -103,36 +123,5 @@ export function countMatches(db: Db, request: Omit<SearchRequest, 'cursor' | 'li
     return { sql: `SELECT ${arm.idColumn} AS id FROM ${arm.from} WHERE ${where.join(' AND ')}`, params };
   });
   const sql = `SELECT count(*) FROM (${parts.map((p) => p.sql).join(' UNION ')} LIMIT ?)`;
-  return Number(statement(db, sql).pluck().safeIntegers(false).get(...parts.flatMap((p) => p.params), cap));
-}
-
-function baseWhere(q: CompiledQuery): { where: string[]; params: unknown[] } {
-  const where = [q.driverWhere.sql, q.where.sql];
-  const params = [...q.driverWhere.params, ...q.where.params];
-  if (q.lowId !== null) {
-    where.push(`${q.idColumn} > ?`);
-    params.push(q.lowId);
-  }
-  if (q.highId !== null) {
-    where.push(`${q.idColumn} <= ?`);
-    params.push(q.highId);
-  }
-  return { where, params };
-}
-
-// Prepared statements per database, keyed by SQL text; queries differ in shape far less than in
-// values, and the cache is bounded so a stream of odd queries cannot grow it without limit.
-const MAX_CACHED_STATEMENTS = 200;
-const cache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
-
-function statement(db: Db, sql: string): Statement<unknown[]> {
-  let byDb = cache.get(db);
-  if (!byDb) cache.set(db, (byDb = new Map()));
-  let stmt = byDb.get(sql);
-  if (!stmt) {
-    if (byDb.size >= MAX_CACHED_STATEMENTS) byDb.delete(byDb.keys().next().value!);
-    stmt = db.prepare<unknown[]>(sql).safeIntegers(true);
-    byDb.set(sql, stmt);
-  }
-  return stmt;
+  return countOf(db, sql, [...parts.flatMap((p) => p.params), cap]);
 }

@@ -20,11 +20,16 @@ export class RawJson {
  * or four native calls (its BigInt ids sit at the top and in `user`), a timeline page one.
  */
 function nativeOrUndefined(v: object): string | undefined {
+  // The TypeError's stack trace is never looked at; capturing it costs more than the attempt.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return JSON.stringify(v);
   } catch (err) {
     if (err === NEEDS_WRITER || err instanceof TypeError) return undefined;
     throw err;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

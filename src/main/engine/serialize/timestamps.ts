@@ -12,6 +12,23 @@ type Micros = bigint | number;
 
 /** Whole seconds and the microseconds within the second, flooring (correct before 1970 too). */
 function split(us: Micros): { seconds: number; micros: number } {
+  // Up to 2^53 us (year 2255) a double holds the value exactly and this is plain arithmetic;
+  // BigInt division costs several times more and is kept for the rest.
+  const n = Number(us);
+  if (Number.isSafeInteger(n)) {
+    // n / 1e6 is rounded to a double and can land on the next whole second (…999999 us): the
+    // remainder, exact in integers below 2^53, puts it back.
+    let seconds = Math.floor(n / 1_000_000);
+    let micros = n - seconds * 1_000_000;
+    if (micros < 0) {
+      seconds -= 1;
+      micros += 1_000_000;
+    } else if (micros >= 1_000_000) {
+      seconds += 1;
+      micros -= 1_000_000;
+    }
+    return { seconds, micros };
+  }
   const big = BigInt(us);
   let seconds = big / US_PER_S;
   let micros = big % US_PER_S;

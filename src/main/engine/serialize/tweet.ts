@@ -88,8 +88,12 @@ function nestedStatus(text: string | null, shape: TweetShape): unknown {
   return out;
 }
 
-/** The Tweet (2.1) in the spec's field order. `wallet_address` is the jobs writer's to add. */
-export function tweetObject(row: PostRow, shape: TweetShape): JsonObject {
+/**
+ * The Tweet (2.1) in the spec's field order. `wallet_address` is the jobs writer's to add. `users`
+ * (optional) shares one User object among the tweets of one response that have the same author and
+ * shape (a timeline page): built once, written the same.
+ */
+export function tweetObject(row: PostRow, shape: TweetShape, users?: Map<bigint, JsonObject>): JsonObject {
   const detail = shape !== 'timeline';
   const t: JsonObject = {};
   t.tweet_created_at = shape === 'article' ? isoOffset(row.created_at_us) : isoMicros(row.created_at_us);
@@ -104,7 +108,12 @@ export function tweetObject(row: PostRow, shape: TweetShape): JsonObject {
   if (detail) t.in_reply_to_user_id = row.in_reply_to_user_id;
   t.in_reply_to_user_id_str = str(row.in_reply_to_user_id);
   t.in_reply_to_screen_name = row.in_reply_to_screen_name;
-  t.user = userObject(row, shape);
+  let user = users?.get(row.user_id);
+  if (!user) {
+    user = userObject(row, shape);
+    users?.set(row.user_id, user);
+  }
+  t.user = user;
   if (detail) t.quoted_status_id = row.quoted_status_id;
   t.quoted_status_id_str = str(row.quoted_status_id);
   t.is_quote_status = bool(row.is_quote_status);

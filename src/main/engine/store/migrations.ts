@@ -10,6 +10,7 @@ import m020 from './migrations/020_ledger';
 import m030 from './migrations/030_jobs';
 import m031 from './migrations/031_webhooks';
 import m040 from './migrations/040_search';
+import m041 from './migrations/041_search_ranges';
 
 export interface Migration {
   id: number;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: 30, name: '030_jobs', sql: m030 },
   { id: 31, name: '031_webhooks', sql: m031 },
   { id: 40, name: '040_search', sql: m040 },
+  { id: 41, name: '041_search_ranges', sql: m041 },
 ];

@@ -6,6 +6,8 @@ import { errorBody } from '../errors';
 // queries of jobs. Headers: 16 KiB (Node's own default, stated here so it cannot drift).
 export const MAX_URL_CHARS = 4096;
 export const MAX_HEADER_BYTES = 16 * 1024;
+/** app.ts's maxParamLength: the longest id is 19 digits, a space id 64 characters. */
+export const MAX_PARAM_CHARS = 256;
 
 export function registerUrlLimit(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {

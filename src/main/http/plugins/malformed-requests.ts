@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { errorBody } from '../errors';
-import { MAX_HEADER_BYTES } from './limits';
+import { MAX_HEADER_BYTES, MAX_PARAM_CHARS } from './limits';
 
 /**
  * Requests Node's HTTP parser refuses never reach Fastify's handlers (bad request line, header
@@ -33,12 +33,20 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
 }
 
 /**
- * Fastify's framework errors (a path with broken percent-encoding such as /%zz, which the router
- * cannot decode): a client's mistake in the path, answered as the spec's 422 naming it.
+ * Fastify's framework errors, raised before routing: a path with broken percent-encoding such as
+ * /%zz (FST_ERR_BAD_URL: the spec's 422 naming the path) and a path parameter longer than
+ * maxParamLength (FST_ERR_MAX_PARAM_LENGTH: 414, like an over-long URL).
  */
-export function frameworkErrors(_err: Error, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: Error & { code?: string }, _request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
   void reply
-    .code(422)
+    .code(tooLong ? 414 : 422)
     .type('application/json; charset=utf-8')
-    .send(errorBody("Invalid parameter 'path': the URL path is not valid percent-encoding."));
+    .send(
+      errorBody(
+        tooLong
+          ? `A path parameter is too long: the limit is ${MAX_PARAM_CHARS} characters.`
+          : "Invalid parameter 'path': the URL path is not valid percent-encoding.",
+      ),
+    );
 }

@@ -84,5 +84,6 @@ export function chargeRequest(request: FastifyRequest, items: number): void {
   const state = states.get(request);
   if (!state || state.charged || state.free || !state.reservation) return;
   state.charged = true;
-  state.metering.charge({ userId: state.userId, reservation: state.reservation }, items, `${request.method} ${request.url}`);
+  // The memo names the path without its query (a cursor can be long); 200 characters at most.
+  state.metering.charge({ userId: state.userId, reservation: state.reservation }, items, `${request.method} ${request.url.split('?')[0]}`.slice(0, 200));
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -29,6 +30,13 @@ export interface AppRpcOptions {
 }
 
 export async function registerAppRpc(app: FastifyInstance, engine: Engine, options: AppRpcOptions): Promise<void> {
+  // Open event streams never end by themselves: closing the server ends them, or close() would
+  // wait for the browser tab forever (SIGTERM must stop Skein promptly).
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+    streams.clear();
+  });
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
     scope.addHook('onRequest', async (request, reply) => {
@@ -62,9 +70,11 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
         return;
       }
       const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      streams.add(res);
       request.raw.on('close', () => {
         clearInterval(heartbeat);
         unsubscribe();
+        streams.delete(res);
       });
     });
 
@@ -81,11 +91,18 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
       const limit = new Transform({
         transform(chunk: Buffer, _enc, done) {
           bytes += chunk.length;
-          if (bytes > UPLOAD_LIMIT_BYTES) done(new Error('too large'));
-          else done(null, chunk);
+          if (bytes > UPLOAD_LIMIT_BYTES) {
+            done(Object.assign(new Error(`The file is larger than ${UPLOAD_LIMIT_BYTES / 1024 ** 3} GiB: import it with 'skein import' instead.`), { statusCode: 413 }));
+          } else done(null, chunk);
         },
       });
-      await pipeline(body as NodeJS.ReadableStream, limit, createWriteStream(path));
+      try {
+        await pipeline(body as NodeJS.ReadableStream, limit, createWriteStream(path));
+      } catch (err) {
+        // Nothing half-written stays behind (a dropped connection, the size limit).
+        rmSync(path, { force: true });
+        throw err;
+      }
       return reply.type('application/json; charset=utf-8').send(JSON.stringify({ value: { path, bytes } }));
     });
   });

@@ -3,11 +3,12 @@ import {
   flexRender,
   getCoreRowModel,
   getSortedRowModel,
+  type Row,
   type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 
 export interface DataTableProps<T> {
   data: T[];
@@ -37,7 +38,7 @@ const END_MARGIN_ROWS = 2;
  * Home/End, Enter opens), fixed row height so nothing jumps while data arrives.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { data, columns, getRowId, onOpen, onEndReached, height = 480, rowHeight = 44 } = props;
+  const { data, columns, getRowId, onOpen, onEndReached, height: maxHeight = 480, rowHeight = 44 } = props;
   const [sorting, setSorting] = useState<SortingState>(props.initialSorting ?? []);
   const [active, setActive] = useState(0);
   const table = useReactTable({
@@ -50,6 +51,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
     getSortedRowModel: getSortedRowModel(),
   });
   const rows = table.getRowModel().rows;
+  // A short list takes the room it needs (at least 3 rows, so a loading or empty state has space);
+  // an infinite list keeps its full box so it does not grow a page at a time.
+  const height = onEndReached ? maxHeight : Math.min(maxHeight, Math.max(3, rows.length) * rowHeight);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -70,6 +74,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
     .getVisibleLeafColumns()
     .map((c) => (c.columnDef.meta as { grow?: boolean } | undefined)?.grow ? `minmax(${c.getSize()}px, 1fr)` : `${c.getSize()}px`)
     .join(' ');
+
+  // One stable click handler for every row, so a row that stays on screen while scrolling is not
+  // re-rendered (BodyRow is memoised): scrolling then only renders the rows coming into view.
+  const openRef = useRef(onOpen);
+  openRef.current = onOpen;
+  const pick = useCallback((index: number, row: Row<T>) => {
+    setActive(index);
+    openRef.current?.(row.original);
+  }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (rows.length === 0) return;
@@ -108,7 +121,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   {canSort ? (
                     <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                       {flexRender(header.column.columnDef.header, header.getContext())}
-                      <span className="sort-mark" aria-hidden="true">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                      {sorted ? <span className="sort-mark" aria-hidden="true">{sorted === 'asc' ? '▲' : '▼'}</span> : null}
                     </button>
                   ) : (
                     flexRender(header.column.columnDef.header, header.getContext())
@@ -132,33 +145,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <div className="table-empty">{props.empty ?? 'Nothing here yet.'}</div>
         ) : (
           <div className="table-canvas" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = rows[item.index]!;
-              return (
-                <div
-                  key={row.id}
-                  role="row"
-                  aria-rowindex={item.index + 1}
-                  aria-selected={item.index === active}
-                  className={`table-row body-row ${item.index === active ? 'active' : ''} ${onOpen ? 'clickable' : ''}`}
-                  style={{ gridTemplateColumns: template, height: rowHeight, transform: `translateY(${item.start}px)` }}
-                  onClick={() => {
-                    setActive(item.index);
-                    onOpen?.(row.original);
-                  }}
-                >
-                  {row.getVisibleCells().map((cell) => (
-                    <div
-                      key={cell.id}
-                      role="cell"
-                      className={`cell ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </div>
-                  ))}
-                </div>
-              );
-            })}
+            {items.map((item) => (
+              <BodyRow
+                key={rows[item.index]!.id}
+                row={rows[item.index]!}
+                index={item.index}
+                start={item.start}
+                height={rowHeight}
+                template={template}
+                active={item.index === active}
+                clickable={Boolean(onOpen)}
+                onPick={pick}
+              />
+            ))}
           </div>
         )}
       </div>
@@ -166,3 +165,35 @@ export function DataTable<T>(props: DataTableProps<T>) {
     </div>
   );
 }
+
+interface BodyRowProps<T> {
+  row: Row<T>;
+  index: number;
+  start: number;
+  height: number;
+  template: string;
+  active: boolean;
+  clickable: boolean;
+  onPick: (index: number, row: Row<T>) => void;
+}
+
+function BodyRowImpl<T>({ row, index, start, height, template, active, clickable, onPick }: BodyRowProps<T>) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      aria-selected={active}
+      className={`table-row body-row ${active ? 'active' : ''} ${clickable ? 'clickable' : ''}`}
+      style={{ gridTemplateColumns: template, height, transform: `translateY(${start}px)` }}
+      onClick={() => onPick(index, row)}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <div key={cell.id} role="cell" className={`cell ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;

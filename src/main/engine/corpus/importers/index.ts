@@ -8,11 +8,10 @@ import { BulkWriter } from '../write/bulk';
 import { parseJsonExact } from '../write/json';
 import { archiveOwner, archiveToTweet } from './archive-map';
 import { type Container, detectFile, detectText } from './detect';
-import { importValue, type RecordContext, shapeOf, type Tally } from './records';
+import { importValue, isFatal, type RecordContext, shapeOf, type Tally } from './records';
 import { emptyReport, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
 import { jsonLines, jsonValues, MAX_RECORD_CHARS, type RawRecord } from './scan';
 import { upsertTweet } from '../write/tweet';
-import { CorpusInputError } from '../write/input-error';
 
 // `skein import FILE|DIR...`: every file is detected from its content, read as a stream (flat
 // memory whatever its size), cut into records, and each record goes through the corpus write path
@@ -43,19 +42,57 @@ interface Run {
   bulk: BulkWriter;
   options: ImportOptions;
   records: number;
+  batchSize: number;
+  /** Records read but not yet written: written together, synchronously, in one transaction. */
+  queue: { rec: RawRecord; handle: (rec: RawRecord) => void }[];
+  queuedChars: number;
+  /** Line of the record being written, for problems reported from inside the write path. */
+  line: number;
 }
 
-export async function importPaths(db: Db, paths: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
-  const report = emptyReport();
-  const run: Run = { db, report, bulk: new BulkWriter(db, options.batchSize ?? 1_000), options, records: 0 };
+// A batch is written when it holds this many characters even if it has fewer records (v2 pages
+// are large): memory stays bounded whatever the file.
+const MAX_BATCH_CHARS = 32 * 1024 * 1024;
+
+function enqueue(run: Run, rec: RawRecord, handle: (rec: RawRecord) => void): void {
+  run.queue.push({ rec, handle });
+  run.queuedChars += rec.text.length;
+  if (run.queue.length >= run.batchSize || run.queuedChars >= MAX_BATCH_CHARS) flush(run);
+}
+
+/**
+ * Writes the queued records in one transaction with no await inside: the transaction never stays
+ * open while a file is read, so the import can share a connection with the API and the app (their
+ * writes run between batches, never inside one).
+ */
+function flush(run: Run): void {
+  if (run.queue.length === 0) return;
+  const queue = run.queue;
+  run.queue = [];
+  run.queuedChars = 0;
   run.bulk.begin();
   try {
-    for (const p of paths) await importPath(run, p);
+    for (const { rec, handle } of queue) {
+      run.line = rec.line;
+      handle(rec);
+    }
     run.bulk.commit();
   } catch (err) {
     run.bulk.abort();
     throw err;
   }
+}
+
+/**
+ * Imports files and folders. Records are read ahead (no transaction open while reading) and written
+ * in synchronous batches, so it may run on the engine's shared connection next to the API.
+ */
+export async function importPaths(db: Db, paths: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
+  const report = emptyReport();
+  const batchSize = options.batchSize ?? 1_000;
+  const run: Run = { db, report, bulk: new BulkWriter(db, Number.MAX_SAFE_INTEGER), options, records: 0, batchSize, queue: [], queuedChars: 0, line: 0 };
+  for (const p of paths) await importPath(run, p);
+  flush(run);
   return report;
 }
 
@@ -128,15 +165,15 @@ async function ownerFromFolder(dataDir: string): Promise<Record<string, unknown>
   return archiveOwner(await read('account.js'), await read('profile.js'));
 }
 
-function tallyFor(run: Run, file: string, line: () => number): Tally {
+function tallyFor(run: Run, file: string): Tally {
+  const line = () => run.line;
   return (o) => {
     run.records++;
     if (o === 'added') run.report.added++;
     else if (o === 'updated') run.report.updated++;
     else if (o === 'unchanged') skip(run.report, REASON_UNCHANGED);
-    else if (o.detail !== undefined || o.skipped === 'invalid record') problem(run.report, o.skipped, { file, line: line(), message: o.detail ?? o.skipped });
+    else if (o.problem) problem(run.report, o.skipped, { file, line: line(), message: o.detail ?? o.skipped });
     else skip(run.report, o.skipped);
-    run.bulk.step();
   };
 }
 
@@ -155,8 +192,7 @@ async function importStream(run: Run, file: string, container: Container, open: 
   const entry = { file, format: '', records: 0 };
   run.report.files.push(entry);
   const before = run.records;
-  let current: RawRecord = { line: 0, text: '' };
-  const ctx: RecordContext = { db: run.db, retrievedAtMs, tally: tallyFor(run, file, () => current.line) };
+  const ctx: RecordContext = { db: run.db, retrievedAtMs, tally: tallyFor(run, file) };
   const stream = open();
   let lastReport = 0;
   const progress = (bytes: number) => {
@@ -167,27 +203,35 @@ async function importStream(run: Run, file: string, container: Container, open: 
   const chunks = counted(stream, progress);
   const records = container.kind === 'json-lines' ? jsonLines(chunks) : jsonValues(chunks, { skipPrefix: container.kind === 'archive-js' });
   const containerName = container.kind === 'json-lines' ? 'JSON Lines' : container.kind === 'archive-js' ? 'X archive part' : 'JSON';
+  const handle = (rec: RawRecord) => {
+    let value: unknown;
+    try {
+      value = parseJsonExact(rec.text);
+    } catch (err) {
+      problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
+      run.records++;
+      return;
+    }
+    if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
+    try {
+      importValue(ctx, value);
+    } catch (err) {
+      if (isFatal(err)) throw err;
+      problem(run.report, 'invalid record', { file, line: rec.line, message: (err as Error).message });
+    }
+  };
   try {
     for await (const rec of records) {
-      current = rec;
       if (rec.oversized) {
         problem(run.report, 'record too large', { file, line: rec.line, message: `a record longer than ${MAX_RECORD_CHARS / 1024 / 1024} MiB characters` });
         continue;
       }
-      let value: unknown;
-      try {
-        value = parseJsonExact(rec.text);
-      } catch (err) {
-        problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
-        run.records++;
-        continue;
-      }
-      if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
-      importValue(ctx, value);
+      enqueue(run, rec, handle);
     }
   } finally {
     stream.destroy();
   }
+  flush(run);
   entry.records = run.records - before;
   if (!entry.format) entry.format = containerName;
   run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
@@ -201,8 +245,7 @@ async function importArchiveTweets(run: Run, file: string, open: () => Readable,
   const entry = { file, format: 'X archive tweets', records: 0 };
   run.report.files.push(entry);
   const before = run.records;
-  let current: RawRecord = { line: 0, text: '' };
-  const tally = tallyFor(run, file, () => current.line);
+  const tally = tallyFor(run, file);
   const options = { retrievedAtMs: Math.floor(mtimeMs) };
   const stream = open();
   let lastReport = 0;
@@ -211,35 +254,38 @@ async function importArchiveTweets(run: Run, file: string, open: () => Readable,
     lastReport = bytes;
     run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
   });
+  const handle = (rec: RawRecord) => {
+    let value: unknown;
+    try {
+      value = parseJsonExact(rec.text);
+    } catch (err) {
+      problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
+      run.records++;
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      tally({ skipped: 'not a record (not a JSON object)' });
+      return;
+    }
+    try {
+      tally(upsertTweet(run.db, archiveToTweet(value as Record<string, unknown>, owner), options));
+    } catch (err) {
+      if (isFatal(err)) throw err;
+      tally({ skipped: 'invalid record', detail: (err as Error).message, problem: true });
+    }
+  };
   try {
     for await (const rec of jsonValues(chunks, { skipPrefix: true })) {
-      current = rec;
       if (rec.oversized) {
         problem(run.report, 'record too large', { file, line: rec.line, message: 'record too large' });
         continue;
       }
-      let value: unknown;
-      try {
-        value = parseJsonExact(rec.text);
-      } catch (err) {
-        problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
-        run.records++;
-        continue;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        tally({ skipped: 'not a record (not a JSON object)' });
-        continue;
-      }
-      try {
-        tally(upsertTweet(run.db, archiveToTweet(value as Record<string, unknown>, owner), options));
-      } catch (err) {
-        if (!(err instanceof CorpusInputError)) throw err;
-        tally({ skipped: 'invalid record', detail: err.message });
-      }
+      enqueue(run, rec, handle);
     }
   } finally {
     stream.destroy();
   }
+  flush(run);
   entry.records = run.records - before;
   run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
 }

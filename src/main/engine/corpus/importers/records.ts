@@ -15,7 +15,8 @@ import { isV2Page, v2Context, v2ToTweet } from './v2';
 
 type Obj = Record<string, unknown>;
 
-export type Tally = (outcome: Outcome | { skipped: string; detail?: string }) => void;
+/** An outcome, or a skip; `problem` skips are listed with file and line, the others only counted. */
+export type Tally = (outcome: Outcome | { skipped: string; detail?: string; problem?: boolean }) => void;
 
 export interface RecordContext {
   db: Db;
@@ -37,12 +38,25 @@ export function shapeOf(v: unknown): string {
   return 'unknown';
 }
 
+/**
+ * Whether an error stops the whole import (the disk, the database) rather than one record. A record
+ * that breaks a constraint or trips over its own odd shape is refused and the file goes on.
+ */
+export function isFatal(err: unknown): boolean {
+  if (err instanceof CorpusInputError) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    return !/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code);
+  }
+  return !(err instanceof TypeError || err instanceof RangeError);
+}
+
 function write(ctx: RecordContext, fn: () => Outcome): void {
   try {
     ctx.tally(fn());
   } catch (err) {
-    if (err instanceof CorpusInputError) ctx.tally({ skipped: 'invalid record', detail: err.message });
-    else throw err;
+    if (isFatal(err)) throw err;
+    ctx.tally({ skipped: 'invalid record', detail: (err as Error).message, problem: true });
   }
 }
 
@@ -77,10 +91,10 @@ export function importValue(ctx: RecordContext, v: unknown): void {
   const notice = STREAM_NOTICES.find((k) => k in v);
   if (notice) return ctx.tally({ skipped: `v1.1 stream notice ('${notice}'), not a post` });
   if (typeof v.created_at === 'string' && (typeof v.text === 'string' || typeof v.full_text === 'string') && !isRecord(v.user)) {
-    return ctx.tally({ skipped: 'invalid record', detail: 'a v1.1 status without its user object: whose post it is cannot be told' });
+    return ctx.tally({ skipped: 'invalid record', detail: 'a v1.1 status without its user object: whose post it is cannot be told', problem: true });
   }
   if ('job_id' in v) return ctx.tally({ skipped: 'a job status, not data (import the job\'s data file instead)' });
-  ctx.tally({ skipped: 'unknown record shape', detail: `keys: ${Object.keys(v).slice(0, 8).join(', ')}` });
+  ctx.tally({ skipped: 'unknown record shape', detail: `not a post, article or space this importer knows (keys: ${Object.keys(v).slice(0, 8).join(', ')})`, problem: true });
 }
 
 function importV2Page(ctx: RecordContext, page: Obj): void {
@@ -100,7 +114,7 @@ function importV2Page(ctx: RecordContext, page: Obj): void {
     try {
       upsertTweet(ctx.db, v2ToTweet(t, v2), { retrievedAtMs: retrievedAtMs - 1 });
     } catch (err) {
-      if (!(err instanceof CorpusInputError) && !(err instanceof Error && /includes\.users/.test(err.message))) throw err;
+      if (isFatal(err) && !(err instanceof Error && /includes\.users/.test(err.message))) throw err;
     }
   }
   for (const t of data) {
@@ -112,7 +126,7 @@ function importV2Page(ctx: RecordContext, page: Obj): void {
     try {
       tweet = v2ToTweet(t, v2);
     } catch (err) {
-      ctx.tally({ skipped: 'invalid record', detail: `v2 tweet ${String(t.id)}: ${(err as Error).message}` });
+      ctx.tally({ skipped: 'invalid record', detail: `v2 tweet ${String(t.id)}: ${(err as Error).message}`, problem: true });
       continue;
     }
     write(ctx, () => upsertTweet(ctx.db, tweet, options));

@@ -20,21 +20,27 @@ export function ftsAfterInsert(db: Db, id: bigint, fullText: string): void {
 export class BulkWriter {
   private triggerSql: string | null = null;
   private inBatch = 0;
+  /** Inside a transaction the caller opened: write into it, swap nothing, commit nothing. */
+  private nested = false;
 
   constructor(
     private readonly db: Db,
     private readonly batchSize: number,
     private readonly onCommit: () => void = () => {},
+    /** Runs inside each batch's transaction just before it commits (deferred updates). */
+    private readonly beforeCommit: () => void = () => {},
   ) {}
 
   begin(): void {
+    this.inBatch = 0;
+    this.nested = this.db.inTransaction;
+    if (this.nested) return;
     this.db.exec('BEGIN IMMEDIATE');
     this.triggerSql = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").pluck().get(TRIGGER) as string | null ?? null;
     if (this.triggerSql) {
       this.db.exec(`DROP TRIGGER ${TRIGGER}`);
       direct.set(this.db, this.db.prepare('INSERT INTO posts_fts (rowid, full_text) VALUES (?, ?)'));
     }
-    this.inBatch = 0;
   }
 
   /** Counts one record; commits and opens the next batch when the batch is full. */
@@ -46,6 +52,8 @@ export class BulkWriter {
   }
 
   commit(): void {
+    this.beforeCommit();
+    if (this.nested) return;
     direct.delete(this.db);
     if (this.triggerSql) this.db.exec(this.triggerSql);
     this.triggerSql = null;
@@ -53,6 +61,7 @@ export class BulkWriter {
   }
 
   abort(): void {
+    if (this.nested) return; // the caller's transaction: the caller rolls it back
     direct.delete(this.db);
     this.triggerSql = null;
     if (this.db.inTransaction) this.db.exec('ROLLBACK');

@@ -11,7 +11,8 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 function utcUs(y: number, mo: number, d: number, h: number, mi: number, s: number, fracUs: number, offsetMin: number): number {
   const ms = Date.UTC(y, mo, d, h, mi, s);
-  if (!Number.isFinite(ms) || mo > 11 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return NaN;
+  // Date.UTC rolls 2026-02-30 over to March 2nd; a date that does not exist is refused instead.
+  if (!Number.isFinite(ms) || mo < 0 || mo > 11 || h > 23 || mi > 59 || s > 59 || new Date(ms).getUTCDate() !== d) return NaN;
   return (ms - offsetMin * 60_000) * 1000 + fracUs;
 }
 

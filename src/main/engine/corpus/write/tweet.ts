@@ -90,7 +90,8 @@ function writeTweet(db: Db, tweet: unknown, options: WriteOptions): Outcome {
   // `text` is null in every response the spec shows; a source's non-null text is kept verbatim.
   if (raw && raw.text === null) delete raw.text;
   const media = entities && Array.isArray(entities.media) && entities.media.length > 0;
-  const extended = isRecord(raw?.extended_entities) && Array.isArray(raw.extended_entities.media) && raw.extended_entities.media.length > 0;
+  const extended = (isRecord(raw?.extended_entities) && Array.isArray(raw.extended_entities.media) && raw.extended_entities.media.length > 0) ||
+    (isRecord(raw?.attachments) && Array.isArray(raw.attachments.media_keys) && raw.attachments.media_keys.length > 0); // v2
   const row: Record<string, unknown> = {
     id: postId,
     user_id: user.id,

@@ -31,12 +31,19 @@ function same(a: unknown, b: unknown): boolean {
   return String(a) === String(b);
 }
 
-function mergeRaw(older: unknown, newer: unknown): string | null {
-  const o = typeof older === 'string' ? parseJsonExact(older) : null;
-  const n = typeof newer === 'string' ? parseJsonExact(newer) : null;
-  if (!isRecord(o)) return typeof newer === 'string' ? newer : null;
-  if (!isRecord(n)) return older as string;
-  return stringifyExact({ ...o, ...n });
+/**
+ * Unmodelled fields, merged key by key. The stored key order is kept (a copy with the same keys in
+ * another order must not count as a change, or re-imports would never settle); `incomingWins`
+ * says whose value a key present in both keeps.
+ */
+function mergeRaw(stored: unknown, incoming: unknown, incomingWins: boolean): string | null {
+  const s = typeof stored === 'string' ? parseJsonExact(stored) : null;
+  const n = typeof incoming === 'string' ? parseJsonExact(incoming) : null;
+  if (!isRecord(s)) return typeof incoming === 'string' ? incoming : null;
+  if (!isRecord(n)) return stored as string;
+  const out: Record<string, unknown> = { ...s };
+  for (const [k, v] of Object.entries(n)) if (incomingWins || !(k in out)) out[k] = v;
+  return stringifyExact(out);
 }
 
 /**
@@ -72,7 +79,7 @@ export function makeUpsert(db: Db, table: string, key: string, columns: readonly
     for (const c of updatable) {
       const incoming = row[c.name];
       let value: unknown;
-      if (c.mergeJson) value = newer ? mergeRaw(stored[c.name], incoming) : mergeRaw(incoming, stored[c.name]);
+      if (c.mergeJson) value = incoming === undefined ? stored[c.name] : mergeRaw(stored[c.name], incoming, newer);
       else value = newer && incoming !== undefined ? incoming : stored[c.name];
       next[c.name] = value;
       if (!same(value, stored[c.name])) changed.push(c.name);

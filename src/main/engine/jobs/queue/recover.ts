@@ -43,8 +43,10 @@ export function recoverStaleLocks(db: Db, selfRunner: string, nowMs: number, sta
      WHERE id = ? AND status = 'processing' AND locked_by IS ?`,
   );
   for (const r of rows) {
-    const ours = r.locked_by !== null && runnerOf(r.locked_by) === selfRunner;
-    const dead = r.locked_by === null || (!ours && holderIsDead(r.locked_by, selfRunner));
+    // This runner's own jobs are never taken back here: it knows they are running (a long XLSX
+    // build commits nothing for minutes).
+    if (r.locked_by !== null && runnerOf(r.locked_by) === selfRunner) continue;
+    const dead = r.locked_by === null || holderIsDead(r.locked_by, selfRunner);
     const silent = (r.locked_at_ms ?? 0) < nowMs - staleAfterMs;
     if (dead || silent) {
       if (release.run(nowMs, nowMs, r.id, r.locked_by).changes === 1) recovered.push(r.id);

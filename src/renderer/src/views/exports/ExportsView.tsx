@@ -20,10 +20,10 @@ export function ExportsView() {
     () =>
       [
         col.accessor('file_name', { header: 'File', size: 240, meta: { grow: true }, cell: (c) => <span className="truncate mono" title={c.row.original.path}>{c.getValue()}</span> }),
-        col.accessor((f) => `${f.format}${f.is_compressed ? ' · zip' : ''}`, { id: 'format', header: 'Format', size: 90 }),
+        col.accessor((f) => `${f.format}${f.is_compressed ? ' · zip' : ''}`, { id: 'format', header: 'Format', size: 100 }),
         col.accessor('rows', { header: 'Rows', size: 90, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
         col.accessor('bytes', { header: 'Size', size: 90, meta: { numeric: true }, cell: (c) => fmtBytes(c.getValue()) }),
-        col.accessor('finished_ms', { header: 'Finished', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('finished_ms', { header: 'Finished', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         col.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
         col.display({ id: 'out', header: '', size: 150, cell: (c) => <FileActions file={c.row.original} /> }),
       ] as ColumnDef<ExportFile, unknown>[],
@@ -101,7 +101,7 @@ function PreviewTable({ columns, rows }: { columns: string[]; rows: string[][] }
       columns.map((name, i) => ({
         id: `c${i}`,
         header: name,
-        size: Math.min(260, Math.max(90, name.length * 9)),
+        size: /id_str$/.test(name) ? 190 : Math.min(280, Math.max(120, name.length * 10)),
         accessorFn: (r: { i: number; cells: string[] }) => r.cells[i] ?? '',
         cell: (c: { getValue: () => unknown }) => <span className="truncate" title={String(c.getValue())}>{String(c.getValue())}</span>,
       })) as ColumnDef<{ i: number; cells: string[] }, unknown>[],
@@ -109,7 +109,7 @@ function PreviewTable({ columns, rows }: { columns: string[]; rows: string[][] }
   );
   const data = useMemo(() => rows.map((cells, i) => ({ i, cells })), [rows]);
   return (
-    <div className="scroll-x">
+    <div className="scroll-x preview-table">
       <DataTable label="File preview" data={data} columns={defs} getRowId={(r) => String(r.i)} height={320} rowHeight={36} empty="The file has no rows." />
     </div>
   );

@@ -9,6 +9,7 @@ import { ErrorState } from '../../components/States';
 import { fmtDateTime, fmtDuration, fmtInt } from '../../format';
 import { href } from '../../router';
 import { JobForm } from './JobForm';
+import { rateAndEta } from './rate';
 
 const col = createColumnHelper<JobRow>();
 
@@ -16,16 +17,6 @@ function describe(job: JobRow): string {
   const p = job.params;
   if (job.kind === 'replies') return `Replies to ${String(p.tweet_id ?? '?')}`;
   return `Search “${String(p.query ?? '')}”`;
-}
-
-/** Rate and time left from the job's own progress and start time (the engine's clock). */
-export function rateAndEta(job: JobRow, nowMs: number): { rate: number | null; etaMs: number | null } {
-  if (!job.started_ms || job.progress <= 0) return { rate: null, etaMs: null };
-  const end = job.finished_ms ?? nowMs;
-  const seconds = Math.max(0.001, (end - job.started_ms) / 1000);
-  const rate = job.progress / seconds;
-  const etaMs = job.status === 'processing' && job.progress_total ? ((job.progress_total - job.progress) / rate) * 1000 : null;
-  return { rate, etaMs };
 }
 
 export function JobsView() {
@@ -69,8 +60,8 @@ export function JobsView() {
             return <span className="small">{rate === null ? '—' : `${fmtInt(Math.round(rate))}/s`}{etaMs !== null ? ` · ${fmtDuration(etaMs)} left` : ''}</span>;
           },
         }),
-        col.accessor('credits_used', { header: 'Credits', size: 80, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
-        col.accessor('created_ms', { header: 'Created', size: 140, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('credits_used', { header: 'Credits', size: 90, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
+        col.accessor('created_ms', { header: 'Created', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         col.display({
           id: 'actions',
           header: '',

@@ -19,10 +19,10 @@ export function KeysSection() {
   const columns = useMemo(
     () =>
       [
-        col.accessor('prefix', { header: 'Key', size: 140, cell: (c) => <code>{c.getValue()}…</code> }),
+        col.accessor('prefix', { header: 'Key', size: 170, cell: (c) => <code>{c.getValue()}…</code> }),
         col.accessor('user_name', { header: 'User', size: 120 }),
-        col.accessor('created_ms', { header: 'Created', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
-        col.accessor('last_used_ms', { header: 'Last used', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('created_ms', { header: 'Created', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('last_used_ms', { header: 'Last used', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         col.accessor((k) => (k.revoked_ms ? 'revoked' : 'active'), {
           id: 'state',
           header: 'State',

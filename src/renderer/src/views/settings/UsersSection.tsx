@@ -51,10 +51,11 @@ function UserDetail({ user }: { user: ApiUserRow }) {
   const columns = useMemo(
     () =>
       [
-        ledgerCol.accessor('created_ms', { header: 'When', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        ledgerCol.accessor('created_ms', { header: 'When', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         ledgerCol.accessor('kind', { header: 'Kind', size: 100 }),
         ledgerCol.accessor('status', { header: 'Status', size: 90 }),
-        ledgerCol.accessor('amount', { header: 'Credits', size: 90, meta: { numeric: true }, cell: (c) => <span className={c.getValue() < 0 ? 'neg' : 'pos'}>{c.getValue() > 0 ? '+' : ''}{fmtInt(c.getValue())}</span> }),
+        ledgerCol.accessor('amount', { header: 'Balance', size: 100, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} /> }),
+        ledgerCol.accessor('held', { header: 'Held', size: 90, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} muted /> }),
         ledgerCol.accessor('memo', { header: 'For', size: 200, meta: { grow: true }, cell: (c) => <span className="truncate">{c.getValue()}</span> }),
       ] as ColumnDef<LedgerEntry, unknown>[],
     [],
@@ -94,4 +95,9 @@ function UserDetail({ user }: { user: ApiUserRow }) {
       )}
     </div>
   );
+}
+
+function Signed({ n, muted }: { n: number; muted?: boolean }) {
+  if (n === 0) return <span className="muted">—</span>;
+  return <span className={muted ? 'muted' : n < 0 ? 'neg' : 'pos'}>{n > 0 ? '+' : ''}{fmtInt(n)}</span>;
 }

@@ -4,6 +4,7 @@ import type { InboxEntry, WebhookDelivery } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState } from '../../components/States';
+import { RawJson } from '../../components/RawJson';
 import { fmtDateTime } from '../../format';
 import { useUi } from '../../stores/ui';
 
@@ -19,16 +20,18 @@ export function WebhookSection() {
   const deliveries = useSkein('webhooks.deliveries', user ? { user_id: user.id } : {}, { enabled: user !== null, staleTime: 0 });
   const save = useSkeinMutation('webhooks.set', ['users.list']);
   const [url, setUrl] = useState('');
+  const [openEntry, setOpenEntry] = useState<number | null>(null);
+  const shown = inbox.data?.entries.find((e) => e.id === openEntry) ?? null;
   useEffect(() => setUrl(user?.webhook_url ?? ''), [user?.webhook_url, user?.id]);
 
   const deliveryColumns = useMemo(
     () =>
       [
-        deliveryCol.accessor('sent_ms', { header: 'Sent', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        deliveryCol.accessor('sent_ms', { header: 'Sent', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         deliveryCol.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
         deliveryCol.accessor('ok', { header: 'Result', size: 110, cell: (c) => <span className={`state-badge ${c.getValue() ? 'success' : 'error'}`}>{c.getValue() ? 'delivered' : 'failed'}</span> }),
         deliveryCol.accessor('status_code', { header: 'HTTP', size: 60, meta: { numeric: true }, cell: (c) => c.getValue() ?? '—' }),
-        deliveryCol.accessor('duration_ms', { header: 'Time', size: 70, meta: { numeric: true }, cell: (c) => (c.getValue() === null ? '—' : `${c.getValue()} ms`) }),
+        deliveryCol.accessor('duration_ms', { header: 'Time', size: 90, meta: { numeric: true }, cell: (c) => (c.getValue() === null ? '—' : `${c.getValue()} ms`) }),
         deliveryCol.accessor((d) => d.error ?? d.url, { id: 'detail', header: 'URL / error', size: 200, meta: { grow: true }, cell: (c) => <span className="truncate" title={String(c.getValue())}>{String(c.getValue())}</span> }),
       ] as ColumnDef<WebhookDelivery, unknown>[],
     [],
@@ -36,7 +39,7 @@ export function WebhookSection() {
   const inboxColumns = useMemo(
     () =>
       [
-        inboxCol.accessor('received_ms', { header: 'Received', size: 150, cell: (c) => fmtDateTime(c.getValue()) }),
+        inboxCol.accessor('received_ms', { header: 'Received', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
         inboxCol.accessor('body', { header: 'Body', size: 300, meta: { grow: true }, cell: (c) => <code className="truncate" title={c.getValue()}>{c.getValue()}</code> }),
       ] as ColumnDef<InboxEntry, unknown>[],
     [],
@@ -67,8 +70,9 @@ export function WebhookSection() {
       <h3>Inbox</h3>
       <p className="muted small">A receiver on this machine that records whatever is POSTed to it{inbox.data?.url ? <>: <code>{inbox.data.url}</code></> : null}.</p>
       {inbox.error ? <ErrorState error={inbox.error} /> : (
-        <DataTable label="Webhook inbox" data={inbox.data?.entries ?? []} columns={inboxColumns} getRowId={(e) => String(e.id)} height={200} empty="Nothing received yet." />
+        <DataTable label="Webhook inbox" data={inbox.data?.entries ?? []} columns={inboxColumns} getRowId={(e) => String(e.id)} height={200} empty="Nothing received yet." onOpen={(e) => setOpenEntry(e.id)} />
       )}
+      {shown ? <RawJson json={shown.body} title={`Received ${fmtDateTime(shown.received_ms)}`} /> : null}
     </section>
   );
 }

@@ -1,0 +1,229 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import { type Bench, percentile, sideBySide, throughput, withPeakRss } from './lib';
+import { ManualClock } from '../src/main/engine/clock';
+import { createEngine, type Engine } from '../src/main/engine/engine';
+import { SeededIds } from '../src/main/engine/ids';
+import { createKey } from '../src/main/engine/keys';
+import { grant } from '../src/main/engine/ledger';
+import { parseRepliesJob, startJobRunner, submitJob } from '../src/main/engine/jobs';
+import type { OutputFormat } from '../src/main/engine/jobs/job-row';
+import { claimNextJob } from '../src/main/engine/jobs/queue/claim';
+import { runnerOwner } from '../src/main/engine/jobs/queue/recover';
+import { runJob } from '../src/main/engine/jobs/run-job';
+import { TWEET_ROW_COLUMNS, type TweetRow } from '../src/main/engine/jobs/tweet-row';
+import { tweetJson } from '../src/main/engine/jobs/tweet-json';
+import { COLUMNS, flattenTweet, type Cell } from '../src/main/engine/jobs/writers/columns';
+import { buildHttpApp } from '../src/main/http/app';
+
+// Exports (issue 6). Rows/s of a whole Skein reply job (search pages, staging, fsync per batch,
+// checkpoint and charge per batch, final file) against the same writer library writing the same
+// rows outside Skein, as a short script would: one SELECT of the same store streamed into
+// csv-stringify (CSV), hand-built JSON text (JSON) or exceljs's streaming WorkbookWriter (XLSX). Target: at least 70%. Peak memory of the job at
+// two sizes (target: flat), and the API's p99 latency while a big export runs in its worker thread.
+
+const ROOT = 1_900_000_000_000_000_000n;
+
+/** A conversation of `n` direct replies written with plain SQL (the bench needs it fast, not validated). */
+function corpus(dir: string, n: number): Engine {
+  const engine = createEngine({ dataDir: dir, clock: new ManualClock(Date.UTC(2026, 0, 1)), ids: new SeededIds('bench') });
+  const db = engine.db;
+  db.transaction(() => {
+    db.prepare(`INSERT INTO social_users (id, screen_name, screen_name_lower, name, created_at_us, retrieved_at_ms) VALUES (?, 'bench', 'bench', 'Bench User', 1600000000000000, 1)`).run(9_200_000_000_000_000_001n);
+    const post = db.prepare(
+      `INSERT INTO posts (id, user_id, created_at_us, full_text, in_reply_to_status_id, in_reply_to_user_id, conversation_id, reply_depth, reply_count, favorite_count, entities_json, retrieved_at_ms)
+       VALUES (?, 9200000000000000001, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+    );
+    post.run(ROOT, 1_700_000_000_000_000n, 'root post', null, null, ROOT, 0, n, 0, '{"user_mentions":[],"urls":[],"hashtags":[],"symbols":[]}');
+    for (let i = 1; i <= n; i++) {
+      const text = `reply number ${i}, with "quotes" and a wallet 0x${(i * 7919).toString(16).padStart(40, 'a')} #tag${i % 10}`;
+      post.run(ROOT + BigInt(i), 1_700_000_000_000_000n + BigInt(i) * 1_000_000n, text, ROOT, 9_200_000_000_000_000_001n, ROOT, 1, 0, i % 50,
+        `{"user_mentions":[],"urls":[],"hashtags":[{"text":"tag${i % 10}","indices":[0,1]}],"symbols":[]}`);
+    }
+  })();
+  const { user } = createKey(engine, 'bench');
+  grant(db, { transferId: 'bench:grant', userId: user.id, amount: 100_000_000, nowMs: 0 });
+  return engine;
+}
+
+let jobSeq = 0;
+/** One whole reply job, inline on this thread (the worker thread runs the same runJob). */
+async function skeinExport(engine: Engine, format: OutputFormat, rows: number): Promise<number> {
+  const userId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'bench'`).get() as { id: number }).id;
+  const parsed = parseRepliesJob(engine.db, String(ROOT), { output_format: format, max_count: rows });
+  submitJob(engine, userId, 'replies', parsed);
+  const worker = `${runnerOwner(`b${jobSeq++}`)}:0`;
+  const job = claimNextJob(engine.db, worker, engine.clock.nowMs())!;
+  const outcome = await runJob({ db: engine.db, dataDir: engine.dataDir, clock: engine.clock, ids: engine.ids, workerId: worker }, job);
+  if (outcome !== 'success') throw new Error(`export ended in ${outcome}`);
+  return rows;
+}
+
+/**
+ * The baseline: the same export as a short script would do it outside Skein: one plain SELECT of
+ * the same rows from the same store, streamed into the writer library, no batches, no fsync, no
+ * checkpoint, no ledger.
+ */
+function* storeRows(engine: Engine, rows: number): Generator<TweetRow> {
+  const stmt = engine.db
+    .prepare(`SELECT ${TWEET_ROW_COLUMNS} FROM posts p JOIN social_users u ON u.id = p.user_id WHERE p.conversation_id = ? AND p.reply_depth = 1 ORDER BY p.id DESC LIMIT ?`)
+    .safeIntegers(true);
+  yield* stmt.iterate(ROOT, rows) as IterableIterator<TweetRow>;
+}
+
+async function baselineWrite(format: OutputFormat, engine: Engine, rows: number, file: string): Promise<number> {
+  let n = 0;
+  if (format === 'xlsx') {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+    const sheet = wb.addWorksheet('tweets');
+    sheet.addRow(COLUMNS.map((c) => c.name)).commit();
+    for (const t of storeRows(engine, rows)) {
+      sheet.addRow(flattenTweet(t, '')).commit();
+      n++;
+    }
+    sheet.commit();
+    await wb.commit();
+    return n;
+  }
+  const fd = openSync(file, 'w');
+  try {
+    if (format === 'csv') {
+      writeSync(fd, '\uFEFF' + stringify([COLUMNS.map((c) => c.name)], { record_delimiter: 'windows' }));
+      let batch: Cell[][] = [];
+      const flush = () => {
+        writeSync(fd, stringify(batch, { record_delimiter: 'windows', cast: { boolean: (b) => String(b) } }));
+        batch = [];
+      };
+      for (const t of storeRows(engine, rows)) {
+        batch.push(flattenTweet(t, ''));
+        if (++n % 1000 === 0) flush();
+      }
+      if (batch.length) flush();
+    } else {
+      // JSON.stringify cannot print a 64-bit id exactly: the same hand-built text per row.
+      writeSync(fd, '[');
+      let buf = '';
+      for (const t of storeRows(engine, rows)) {
+        buf += (n++ ? ',\n' : '\n') + tweetJson(t);
+        if (n % 1000 === 0) {
+          writeSync(fd, buf);
+          buf = '';
+        }
+      }
+      writeSync(fd, buf + '\n]\n');
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return n;
+}
+
+function throughputBench(format: OutputFormat): Bench {
+  return {
+    name: `export ${format} rows/s`,
+    unit: 'rows/s',
+    higherIsBetter: true,
+    target: 'ratio >= 0.7',
+    baselineName: `one SELECT streamed into ${format === 'xlsx' ? 'exceljs WorkbookWriter' : format === 'csv' ? 'csv-stringify' : 'JSON text'}`,
+    async run(ctx) {
+      const rows = ctx.quick ? 20_000 : 100_000;
+      const engine = corpus(join(ctx.dir, 'data'), rows);
+      try {
+        const r = await sideBySide(
+          ctx.quick ? 2 : 3,
+          () => throughput(() => skeinExport(engine, format, rows)),
+          (i) => throughput(() => baselineWrite(format, engine, rows, join(ctx.dir, `baseline-${i}.${format}`))),
+        );
+        return { ...r, extra: { rows } };
+      } finally {
+        engine.close();
+      }
+    },
+  };
+}
+
+function memoryBench(format: OutputFormat): Bench {
+  return {
+    name: `export ${format} peak memory`,
+    unit: 'MiB (large run)',
+    higherIsBetter: false,
+    target: 'flat: large run within a few MiB of the small one',
+    async run(ctx) {
+      const small = ctx.quick ? 10_000 : 100_000;
+      const large = ctx.quick ? 50_000 : 1_000_000;
+      const engine = corpus(join(ctx.dir, 'data'), large);
+      try {
+        global.gc?.();
+        const a = await withPeakRss(() => skeinExport(engine, format, small));
+        global.gc?.();
+        const b = await withPeakRss(() => skeinExport(engine, format, large));
+        ctx.log(`${format}: peak RSS ${a.peakRssMb.toFixed(0)} MiB at ${small} rows, ${b.peakRssMb.toFixed(0)} MiB at ${large} rows`);
+        return {
+          subject: { median: b.peakRssMb, values: [b.peakRssMb], peakRssMb: b.peakRssMb },
+          extra: { small_rows: small, small_peak_mb: Math.round(a.peakRssMb), large_rows: large, large_peak_mb: Math.round(b.peakRssMb) },
+        };
+      } finally {
+        engine.close();
+      }
+    },
+  };
+}
+
+const apiLatency: Bench = {
+  name: 'API p99 during an export',
+  unit: 'ms (p99)',
+  higherIsBetter: false,
+  target: 'close to the idle p99',
+  baselineName: 'same requests, no export running',
+  async run(ctx) {
+    const rows = ctx.quick ? 50_000 : 1_000_000;
+    const engine = corpus(join(ctx.dir, 'data'), rows);
+    const app = await buildHttpApp(engine);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as { port: number }).port;
+    const { key } = createKey(engine, 'reader');
+    const readerId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'reader'`).get() as { id: number }).id;
+    grant(engine.db, { transferId: 'bench:reader', userId: readerId, amount: 100_000_000, nowMs: 0 });
+    engine.db.prepare('UPDATE api_users SET per_minute_limit = 100000 WHERE id = ?').run(readerId);
+    const runner = startJobRunner(engine, { mode: 'thread' });
+    const sample = async (n: number): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`http://127.0.0.1:${port}/social/tweets/${ROOT + BigInt(1 + (i % rows))}`, { headers: { authorization: `Bearer ${key}` } });
+        await res.text();
+        out.push(performance.now() - t0);
+      }
+      return out;
+    };
+    try {
+      const n = ctx.quick ? 300 : 2000;
+      const idle = await sample(n);
+      const userId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'bench'`).get() as { id: number }).id;
+      submitJob(engine, userId, 'replies', parseRepliesJob(engine.db, String(ROOT), { output_format: 'xlsx' }));
+      const busy: number[] = [];
+      const started = performance.now();
+      // Sample while the job is still running.
+      while ((engine.db.prepare(`SELECT status FROM jobs ORDER BY id DESC LIMIT 1`).get() as { status: string }).status !== 'success') {
+        busy.push(...(await sample(50)));
+        if (busy.length >= n * 4) break;
+      }
+      ctx.log(`export of ${rows} rows ran ${((performance.now() - started) / 1000).toFixed(1)} s while sampling; ${busy.length} requests`);
+      await runner.idle();
+      const p99 = (v: number[]) => percentile(v, 99);
+      return {
+        subject: { median: p99(busy), values: busy.slice(0, 10) },
+        baseline: { median: p99(idle), values: idle.slice(0, 10) },
+        extra: { busy_requests: busy.length, busy_p50_ms: percentile(busy, 50), idle_p50_ms: percentile(idle, 50), rows },
+      };
+    } finally {
+      await runner.stop();
+      await app.close();
+      engine.close();
+    }
+  },
+};
+
+export default [throughputBench('csv'), throughputBench('json'), throughputBench('xlsx'), memoryBench('csv'), memoryBench('xlsx'), apiLatency] satisfies Bench[];

@@ -1,0 +1,133 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { seedCorpus } from '../../src/main/engine/corpus/seed';
+import { testEngine } from '../helpers/engine';
+import { startServer } from '../helpers/http';
+import { tempDir } from '../helpers/temp';
+
+// The headless transport of the contract over real HTTP: the page carries a per-session token,
+// calls without it (or from another origin) are refused, events arrive as server-sent events.
+async function setup() {
+  const engine = testEngine();
+  const tour = seedCorpus(engine.db, { scale: 'small', seed: 3 });
+  const rendererDir = tempDir();
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>Skein</title></head><body></body></html>');
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  const server = await startServer(engine, { rendererDir });
+  const page = await server.request('/');
+  const token = /<meta name="skein-token" content="([0-9a-f]{64})"/.exec(page.text)?.[1] ?? '';
+  const rpc = (name: string, args: unknown, headers: Record<string, string> = { 'x-skein-token': token }) =>
+    server.request(`/app/rpc/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
+  return { engine, tour, server, page, token, rpc };
+}
+
+describe('app RPC over HTTP (headless mode)', () => {
+  it('serves the page with a session token and a strict CSP, and not the raw index.html', async () => {
+    const { page, token, server } = await setup();
+    expect(token).toHaveLength(64);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect((await server.request('/index.html')).text).not.toContain('skein-token');
+    expect((await server.request('/assets/app.js')).status).toBe(200);
+  });
+
+  it('answers a call with the token, exact ids included', async () => {
+    const { rpc, tour } = await setup();
+    const res = await rpc('post.get', { id: tour.ids_above_2_53.post_id_str });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`"id_str":"${tour.ids_above_2_53.post_id_str}"`);
+  });
+
+  it('refuses a call without the token, with a wrong one, or from another origin', async () => {
+    const { rpc, token, tour } = await setup();
+    const args = { id: tour.ids_above_2_53.post_id_str };
+    expect((await rpc('post.get', args, {})).status).toBe(403);
+    expect((await rpc('post.get', args, { 'x-skein-token': 'f'.repeat(64) })).status).toBe(403);
+    const foreign = await rpc('post.get', args, { 'x-skein-token': token, origin: 'http://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.text)).toMatchObject({ status: 'error', message: expect.stringMatching(/origin/i) });
+    expect((await rpc('post.get', args, { 'x-skein-token': token, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  });
+
+  it('maps engine errors to their status with the code and words', async () => {
+    const { rpc } = await setup();
+    const bad = await rpc('search.page', { query: '(cats' });
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.text).error).toMatchObject({ code: 'invalid', position: { column: expect.any(Number) } });
+    expect((await rpc('post.get', { id: '1' })).status).toBe(404);
+    expect((await rpc('no.such', {})).status).toBe(404);
+    const malformed = await rpc('post.get', 'x');
+    expect(malformed.status).toBe(422);
+  });
+
+  it('streams engine events to the page as server-sent events', async () => {
+    const { server, token, engine } = await setup();
+    const url = new URL(`${server.url}/app/events?token=${token}`);
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(url, (res) => {
+        expect(res.headers['content-type']).toContain('text/event-stream');
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('event: inbox.received')) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+        // Once subscribed, something happens in the store: a webhook inbox receives a post.
+        setTimeout(() => {
+          void (async () => {
+            const { createInbox, recordInboxMessage } = await import('../../src/main/engine/webhooks');
+            const t = createInbox(engine.db, engine.ids, 1, 0);
+            recordInboxMessage(engine.db, t, { received_at_ms: 1, content_type: 'application/json', headers: {}, body: '{"event":"job_finished"}' });
+          })();
+        }, 100);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(received).toMatch(/event: inbox.received\ndata: \{"id":\d+,"received_ms":1,"body":"\{\\"event\\":\\"job_finished\\"\}"\}/);
+  });
+
+  it('refuses the event stream without the token', async () => {
+    const { server } = await setup();
+    expect((await server.request('/app/events?token=nope')).status).toBe(403);
+  });
+
+  it('ends open event streams when the server closes, so a stop never waits for a browser tab', async () => {
+    const { server, token } = await setup();
+    const ended = new Promise<string>((resolve, reject) => {
+      const req = httpRequest(new URL(`${server.url}/app/events?token=${token}`), (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(text));
+        // Subscribed: now stop the server while the stream is open.
+        setTimeout(() => void server.app.close(), 50);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await ended).toContain(': subscribed to job.progress');
+  });
+
+  it('takes an uploaded file into the data dir (headless drop), only with the token', async () => {
+    const { server, token, engine } = await setup();
+    const send = (headers: Record<string, string>) =>
+      server.request('/app/upload?name=../../evil name.jsonl', { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: 'line 1\nline 2\n' });
+    expect((await send({})).status).toBe(403);
+    const ok = await send({ 'x-skein-token': token });
+    expect(ok.status).toBe(200);
+    const { path, bytes } = (JSON.parse(ok.text) as { value: { path: string; bytes: number } }).value;
+    expect(bytes).toBe(14);
+    // The name is reduced to a plain file name inside <data dir>/imports: no path escapes it.
+    expect(path.startsWith(join(engine.dataDir, 'imports') + '/')).toBe(true);
+    expect(path).toMatch(/[0-9a-f]{8}-evil name\.jsonl$/);
+    expect(readFileSync(path, 'utf8')).toBe('line 1\nline 2\n');
+    const wrongType = await server.request('/app/upload?name=x', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-skein-token': token }, body: 'x' });
+    expect(wrongType.status).toBeGreaterThanOrEqual(400);
+    expect(wrongType.status).toBeLessThan(500);
+  });
+});

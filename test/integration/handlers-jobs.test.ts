@@ -1,0 +1,154 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventName, Events } from '../../src/shared/contract';
+import { seedCorpus } from '../../src/main/engine/corpus/seed';
+import { createHandlers } from '../../src/main/engine/handlers';
+import { dispatch } from '../../src/main/engine/handlers/dispatch';
+import { EventHub } from '../../src/main/engine/handlers/event-hub';
+import { APP_USER_ID } from '../../src/main/engine/handlers/meter';
+import { startJobRunner } from '../../src/main/engine/jobs';
+import { balanceOf } from '../../src/main/engine/ledger';
+import { testEngine } from '../helpers/engine';
+import { tempDir } from '../helpers/temp';
+
+// Jobs, exports, settings, imports and events through the handler layer, against the real engine
+// and its real job runner (inline mode: the same runJob code path as the worker threads).
+function setup() {
+  const engine = testEngine();
+  const tour = seedCorpus(engine.db, { scale: 'small', seed: 5 });
+  const hub = new EventHub();
+  const events: { name: EventName; payload: unknown }[] = [];
+  hub.subscribe((name, payload) => events.push({ name, payload }));
+  const app = createHandlers(engine, { events: hub, mode: 'headless', apiUrl: () => 'http://127.0.0.1:7878' });
+  const runner = startJobRunner(engine, { mode: 'inline', pollMs: 20 });
+  return { engine, tour, app, h: app.handlers, events, runner, close: () => { app.close(); return runner.stop(); } };
+}
+
+function of<E extends EventName>(events: { name: EventName; payload: unknown }[], name: E): Events[E][] {
+  return events.filter((e) => e.name === name).map((e) => e.payload as Events[E]);
+}
+
+describe('handlers: jobs and exports', () => {
+  it('estimates the hold, runs a search job in each format, and previews every file', async () => {
+    const { h, tour, runner, app, events, engine, close } = setup();
+    const query = `from:${tour.large_conversation_root.screen_name}`;
+    const estimate = await h['jobs.estimate']({ kind: 'search', query, max_count: 30, output_format: 'csv' });
+    expect(estimate).toMatchObject({ hold: 30, enough: true, basis: 'max_count' });
+    expect(estimate.available).toBe(balanceOf(engine.db, APP_USER_ID).available);
+    const ids: number[] = [];
+    for (const output_format of ['csv', 'json', 'xlsx'] as const) {
+      ids.push((await h['jobs.create']({ kind: 'search', query, max_count: 30, output_format })).job_id);
+    }
+    ids.push((await h['jobs.create']({ kind: 'search', query, max_count: 30, output_format: 'csv', compress: true })).job_id);
+    await runner.idle();
+    app.watcher.tick();
+    const jobs = await h['jobs.list']();
+    for (const id of ids) {
+      const job = jobs.find((j) => j.job_id === id)!;
+      expect(job).toMatchObject({ status: 'success', progress: 30, credits_used: 30, user_name: 'app' });
+      expect(job.result?.datafile_url).toMatch(/^http:\/\/127\.0\.0\.1:7878\/datafiles\//);
+    }
+    expect(of(events, 'job.finished').map((e) => e.job_id).sort()).toEqual([...ids].sort());
+    const files = await h['exports.list']();
+    expect(files.map((f) => f.job_id).sort()).toEqual([...ids].sort());
+    for (const file of files) {
+      expect(file.rows).toBe(30);
+      const preview = await h['exports.preview']({ job_id: file.job_id, rows: 5 });
+      expect(preview.rows).toHaveLength(5);
+      expect(preview.columns[0]).toBe('id_str');
+      // Newest first, exact 19-digit ids in every format.
+      for (const row of preview.rows) expect(row[0]).toMatch(/^\d{19}$/);
+      expect(BigInt(preview.rows[0]![0]!)).toBeGreaterThan(BigInt(preview.rows[1]![0]!));
+    }
+    await close();
+  });
+
+  it('runs a reply collection, cancels a pending job, and retries it as a new job', async () => {
+    const { h, tour, runner, close } = setup();
+    await runner.stop();
+    const { job_id } = await h['jobs.create']({ kind: 'replies', tweet_id: tour.large_conversation_root.id_str, output_format: 'json' });
+    const cancelled = await h['jobs.cancel']({ job_id });
+    expect(cancelled).toMatchObject({ status: 'error', message: 'Cancelled by the user' });
+    const retried = await h['jobs.retry']({ job_id });
+    expect(retried.job_id).toBeGreaterThan(job_id);
+    const again = await h['jobs.get']({ job_id: retried.job_id });
+    expect(again).toMatchObject({ kind: 'replies', status: 'pending', params: { tweet_id: tour.large_conversation_root.id_str, output_format: 'json' } });
+    await close();
+  });
+
+  it('refuses bad job parameters by name and an unknown post with 404', async () => {
+    const { app, close } = setup();
+    expect(await dispatch(app.handlers, 'jobs.create', { kind: 'search', query: 'a', output_format: 'pdf' })).toMatchObject({ ok: false, error: { code: 'invalid', message: expect.stringContaining("'output_format'") } });
+    expect(await dispatch(app.handlers, 'jobs.create', { kind: 'replies', tweet_id: '1' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await dispatch(app.handlers, 'jobs.create', { kind: 'nope' })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await dispatch(app.handlers, 'jobs.estimate', { kind: 'search', query: 'a', max_count: 0 })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await dispatch(app.handlers, 'exports.preview', { job_id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    await close();
+  });
+});
+
+describe('handlers: settings', () => {
+  it('creates a key once, lists it by prefix, revokes it; grants credits and shows them in the ledger', async () => {
+    const { h, app, close } = setup();
+    const created = await h['keys.create']({ user: 'analyst', credits: 500 });
+    expect(created.key).toMatch(/^sk_[0-9a-f]{48}$/);
+    const listed = (await h['keys.list']()).find((k) => k.id === created.key_id)!;
+    expect(listed).toMatchObject({ user_name: 'analyst', revoked_ms: null });
+    expect(created.key.startsWith(listed.prefix)).toBe(true);
+    expect(JSON.stringify(await h['keys.list']())).not.toContain(created.key);
+    const revoked = await h['keys.revoke']({ key_id: created.key_id });
+    expect(revoked.revoked_ms).not.toBeNull();
+    const before = (await h['credits.ledger']({ user_id: created.user_id })).balance.available;
+    const balance = await h['credits.grant']({ user_id: created.user_id, amount: 250 });
+    expect(balance.available).toBe(before + 250);
+    const ledger = await h['credits.ledger']({ user_id: created.user_id });
+    expect(ledger.entries[0]).toMatchObject({ kind: 'grant', amount: 250, memo: 'Granted in the app' });
+    expect(await dispatch(app.handlers, 'credits.grant', { user_id: created.user_id, amount: -5 })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    await close();
+  });
+
+  it('sets rate limits and webhook URLs with clear refusals, and lists users with balances', async () => {
+    const { h, app, close } = setup();
+    expect((await h['users.setLimit']({ user_id: APP_USER_ID, per_minute: 600 })).per_minute_limit).toBe(600);
+    expect(await dispatch(app.handlers, 'users.setLimit', { user_id: APP_USER_ID, per_minute: 0 })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    const inbox = await h['inbox.get']();
+    expect(inbox.url).toMatch(/^http:\/\/127\.0\.0\.1:7878\/inbox\/[0-9a-f]+$/);
+    expect((await h['inbox.get']()).url).toBe(inbox.url);
+    expect((await h['webhooks.set']({ user_id: APP_USER_ID, url: inbox.url })).webhook_url).toBe(inbox.url);
+    expect(await dispatch(app.handlers, 'webhooks.set', { user_id: APP_USER_ID, url: 'ftp://x' })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect((await h['webhooks.set']({ user_id: APP_USER_ID, url: null })).webhook_url).toBeNull();
+    const users = await h['users.list']();
+    expect(users[0]).toMatchObject({ id: APP_USER_ID, name: 'app', builtin: true });
+    expect(users[0]!.balance!.available).toBeGreaterThan(0);
+    await close();
+  });
+});
+
+describe('handlers: import', () => {
+  it('imports a dropped file and reports the counts as events; a second import adds nothing', async () => {
+    const { h, app, events, close } = setup();
+    const file = join(tempDir(), 'statuses.jsonl');
+    const user = { id_str: '9007199254740993', name: 'Imported Person', screen_name: 'imported_p', created_at: 'Wed Oct 10 20:19:24 +0000 2018' };
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id_str: '9007199254740995', full_text: 'hello from v1.1', created_at: 'Thu Oct 11 20:19:24 +0000 2018', user }),
+        '{broken',
+        '',
+      ].join('\n'),
+    );
+    await h['data.import']({ paths: [file] });
+    await app.idle();
+    const done = of(events, 'import.progress').filter((p) => p.done);
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ added: 1, error: null });
+    expect(done[0]!.problems.join('\n')).toMatch(/statuses\.jsonl:2/);
+    expect((await h['post.get']({ id: '9007199254740995' })).tweet.full_text).toBe('hello from v1.1');
+    await h['data.import']({ paths: [file] });
+    await app.idle();
+    expect(of(events, 'import.progress').filter((p) => p.done)[1]).toMatchObject({ added: 0 });
+    expect(await dispatch(app.handlers, 'data.import', { paths: ['/no/such/file'] })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    await close();
+  });
+});
