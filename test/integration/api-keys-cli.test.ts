@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/main/cli/index';
+import { describe, expect, it } from 'vitest';
+import { runCli as run } from '../helpers/cli';
 import { balanceOf, findTransfer } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
@@ -9,21 +9,7 @@ import { DETAIL_ID, writeApiCorpus } from '../fixtures/api-corpus';
 // `skein keys` in-process against a data dir that a running server (another connection, as the
 // app beside the CLI) serves at the same time.
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
-afterEach(() => vi.restoreAllMocks());
 
 describe('skein keys', () => {
   it('create --json prints {user, key} once; the key works at once against the running server; credits granted', async () => {

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/main/cli/index';
+import { describe, expect, it } from 'vitest';
+import { runCli as run } from '../helpers/cli';
 import { createKey } from '../../src/main/engine/keys';
 import { balanceOf } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
@@ -9,21 +9,7 @@ import { tempDir } from '../helpers/temp';
 // The CLI runs against the data dir of a running app: its own SQLite connection next to the
 // server's, as `skein credits ...` does next to the desktop app.
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
-afterEach(() => vi.restoreAllMocks());
 
 async function setup() {
   const engine = testEngine();

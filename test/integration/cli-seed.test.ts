@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/main/cli/index';
+import { describe, expect, it } from 'vitest';
+import { runCli as run } from '../helpers/cli';
 import { createKey } from '../../src/main/engine/keys';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
@@ -9,23 +9,7 @@ import { tempDir } from '../helpers/temp';
 // `skein seed` and `skein import` run next to a running app on the same data dir (their own
 // SQLite connection, WAL), and what they write is served by the app's API at once.
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
-}
 
-afterEach(() => vi.restoreAllMocks());
 
 describe('skein seed', () => {
   it('prints the tour as JSON, reports progress on stderr, and the running API serves the seeded posts', async () => {

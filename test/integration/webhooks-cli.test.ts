@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/main/cli/index';
+import { describe, expect, it } from 'vitest';
+import { runCli as run } from '../helpers/cli';
 import { createKey } from '../../src/main/engine/keys';
 import { webhookSettings } from '../../src/main/engine/webhooks';
 import { testEngine } from '../helpers/engine';
 
 // `skein webhooks set|clear|show` against the data dir of a running engine (its own connection).
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { code: await main(argv), out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
-afterEach(() => vi.restoreAllMocks());
 
 describe('skein webhooks', () => {
   it('sets, shows and clears a user\'s webhook URL and secret', async () => {
