@@ -45,3 +45,27 @@ export function intOption(value: unknown, name: string, { min = 0, max = Number.
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}.`);
   return n;
 }
+
+/**
+ * Runs `skein <command> <sub> ...` for commands made of subcommands (keys, users, credits,
+ * webhooks): no subcommand prints usage (exit 2), --help prints it (exit 0), an unknown one is a
+ * UsageError naming the choices.
+ */
+export function runSubcommand(command: Command, argv: string[], subcommands: Record<string, (argv: string[]) => Promise<number> | number>): Promise<number> | number {
+  const [sub, ...rest] = argv;
+  const handler = sub === undefined ? undefined : subcommands[sub];
+  if (handler) return handler(rest);
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    console.log(`${command.summary}\n\nUsage: ${command.usage}`);
+    return sub === undefined ? 2 : 0;
+  }
+  const names = Object.keys(subcommands);
+  const choices = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+  throw new UsageError(`unknown subcommand '${sub}' (use ${choices}).`);
+}
+
+/** Prints a command's summary and usage for its subcommands' --help. */
+export function printUsage(command: Command): number {
+  console.log(`${command.summary}\n\nUsage: ${command.usage}`);
+  return 0;
+}

@@ -1,6 +1,6 @@
 import { balanceOf, grant, transfersOf, type LedgerLine } from '../engine/ledger';
 import { SkeinError } from '../engine/errors';
-import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { openExistingDataDir, userByName } from './open-data-dir';
 
 // `skein credits grant` and `skein credits ledger`: add credits, and read a user's transfers with
@@ -15,21 +15,14 @@ export const creditsCommand: Command = {
   usage:
     'skein credits grant --user NAME --amount N [--id ID] [--memo TEXT] [--data-dir DIR]\n' +
     '       skein credits ledger --user NAME [--json] [--limit N] [--data-dir DIR]',
-  async run(argv) {
-    const [sub, ...rest] = argv;
-    if (sub === 'grant') return grantCmd(rest);
-    if (sub === 'ledger') return ledgerCmd(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
-      return sub === undefined ? 2 : 0;
-    }
-    throw new UsageError(`unknown subcommand '${sub}' (use grant or ledger).`);
+  run(argv) {
+    return Promise.resolve(runSubcommand(this, argv, { grant: grantCmd, ledger: ledgerCmd }));
   },
 };
 
 function grantCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, amount: { type: 'string' }, id: { type: 'string' }, memo: { type: 'string' } });
-  if (help) return usage();
+  if (help) return printUsage(creditsCommand);
   const amount = intOption(values.amount, 'amount', { min: 1, max: MAX_GRANT });
   if (amount === undefined) throw new UsageError('--amount N is required.');
   const memo = values.memo as string | undefined;
@@ -81,7 +74,7 @@ function availableChange(t: LedgerLine): number {
 
 function ledgerCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } });
-  if (help) return usage();
+  if (help) return printUsage(creditsCommand);
   const limit = intOption(values.limit, 'limit', { min: 1, max: 1_000_000 }) ?? 100;
   const engine = openExistingDataDir(dataDir);
   try {
@@ -116,7 +109,3 @@ function ledgerCmd(argv: string[]): number {
   }
 }
 
-function usage(): number {
-  console.log(`Usage: ${creditsCommand.usage}`);
-  return 0;
-}

@@ -2,7 +2,7 @@ import { createEngine, type Engine } from '../engine/engine';
 import { SkeinError } from '../engine/errors';
 import { createKey, listKeys, revokeKey } from '../engine/keys';
 import { balanceOf, grant } from '../engine/ledger';
-import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { openExistingDataDir } from './open-data-dir';
 
 // `skein keys create | revoke | list`: the spec's "per user" keys. A key is printed once and
@@ -18,23 +18,11 @@ export const keysCommand: Command = {
     'skein keys create --name NAME [--credits N] [--json] [--data-dir DIR]\n' +
     '       skein keys revoke KEY|PREFIX|NUMBER [--json] [--data-dir DIR]\n' +
     '       skein keys list [--json] [--data-dir DIR]',
-  async run(argv) {
-    const [sub, ...rest] = argv;
-    if (sub === 'create') return create(rest);
-    if (sub === 'revoke') return revoke(rest);
-    if (sub === 'list') return list(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
-      return sub === undefined ? 2 : 0;
-    }
-    throw new UsageError(`unknown subcommand '${sub}' (use create, revoke or list).`);
+  run(argv) {
+    return Promise.resolve(runSubcommand(this, argv, { create, revoke, list }));
   },
 };
 
-function usage(): number {
-  console.log(`${keysCommand.summary}\n\nUsage: ${keysCommand.usage}`);
-  return 0;
-}
 
 /** Engine errors (a bad name, an unknown key) are the user's mistakes: shown as usage errors. */
 function asUsage<T>(fn: () => T): T {
@@ -67,7 +55,7 @@ export function createKeyWithCredits(engine: Engine, name: string, credits: numb
 
 function create(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { name: { type: 'string' }, credits: { type: 'string' }, json: { type: 'boolean' } });
-  if (help) return usage();
+  if (help) return printUsage(keysCommand);
   if (typeof values.name !== 'string') throw new UsageError('--name NAME is required.');
   const credits = intOption(values.credits, 'credits', { min: 1, max: MAX_CREDITS });
   // A first key may come before the app ever ran: the data dir is made here then.
@@ -100,7 +88,7 @@ function create(argv: string[]): number {
 
 function revoke(argv: string[]): number {
   const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } }, true);
-  if (help) return usage();
+  if (help) return printUsage(keysCommand);
   if (positionals.length !== 1) throw new UsageError('give one key: the whole key, its prefix (sk_ and 8 hex) or its number from skein keys list.');
   const engine = openExistingDataDir(dataDir);
   try {
@@ -120,7 +108,7 @@ function revoke(argv: string[]): number {
 
 function list(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } });
-  if (help) return usage();
+  if (help) return printUsage(keysCommand);
   const engine = openExistingDataDir(dataDir);
   try {
     const users = listKeys(engine.db);

@@ -3,7 +3,7 @@ import { createEngine } from '../engine/engine';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { buildHttpApp } from '../http/app';
 import { startJobRunner } from '../engine/jobs';
-import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { type Command, intOption, parseCommandArgs, printUsage, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
 
 export const serveCommand: Command = {
@@ -66,7 +66,3 @@ export const serveCommand: Command = {
   },
 };
 
-function printUsage(command: Command): number {
-  console.log(`${command.summary}\n\nUsage: ${command.usage}`);
-  return 0;
-}

@@ -1,5 +1,5 @@
 import { balanceOf } from '../engine/ledger';
-import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { openExistingDataDir, userByName } from './open-data-dir';
 
 // `skein users list` and `skein users set-limit`: the api users, their rate limits and credits.
@@ -11,15 +11,8 @@ export const usersCommand: Command = {
   name: 'users',
   summary: 'List api users (limit, credits, keys) or change a rate limit: users list | users set-limit.',
   usage: 'skein users list [--json] [--data-dir DIR]\n       skein users set-limit --user NAME --per-minute N [--data-dir DIR]',
-  async run(argv) {
-    const [sub, ...rest] = argv;
-    if (sub === 'list') return list(rest);
-    if (sub === 'set-limit') return setLimit(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
-      return sub === undefined ? 2 : 0;
-    }
-    throw new UsageError(`unknown subcommand '${sub}' (use list or set-limit).`);
+  run(argv) {
+    return Promise.resolve(runSubcommand(this, argv, { list, 'set-limit': setLimit }));
   },
 };
 
@@ -33,7 +26,7 @@ interface UserRow {
 
 function list(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } });
-  if (help) return usage();
+  if (help) return printUsage(usersCommand);
   const engine = openExistingDataDir(dataDir);
   try {
     const rows = engine.db
@@ -65,7 +58,7 @@ function list(argv: string[]): number {
 
 function setLimit(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, 'per-minute': { type: 'string' } });
-  if (help) return usage();
+  if (help) return printUsage(usersCommand);
   const perMinute = intOption(values['per-minute'], 'per-minute', { min: 1, max: MAX_PER_MINUTE });
   if (perMinute === undefined) throw new UsageError('--per-minute N is required.');
   const engine = openExistingDataDir(dataDir);
@@ -79,7 +72,3 @@ function setLimit(argv: string[]): number {
   }
 }
 
-function usage(): number {
-  console.log(`Usage: ${usersCommand.usage}`);
-  return 0;
-}

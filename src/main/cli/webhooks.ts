@@ -1,6 +1,6 @@
 import { SkeinError } from '../engine/errors';
 import { listDeliveries, setWebhook, webhookSettings } from '../engine/webhooks';
-import { type Command, intOption, parseCommandArgs, UsageError } from './command';
+import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { openExistingDataDir, userByName } from './open-data-dir';
 
 // `skein webhooks set|clear|show`: a user's webhook URL (spec 5: "entered on the Settings page"),
@@ -13,16 +13,8 @@ export const webhooksCommand: Command = {
     'skein webhooks set --user NAME --url URL [--secret TEXT | --no-secret] [--data-dir DIR]\n' +
     '       skein webhooks clear --user NAME [--data-dir DIR]\n' +
     '       skein webhooks show --user NAME [--limit N] [--json] [--data-dir DIR]',
-  async run(argv) {
-    const [sub, ...rest] = argv;
-    if (sub === 'set') return setCmd(rest);
-    if (sub === 'clear') return clearCmd(rest);
-    if (sub === 'show') return showCmd(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}`);
-      return sub === undefined ? 2 : 0;
-    }
-    throw new UsageError(`unknown subcommand '${sub}' (use set, clear or show).`);
+  run(argv) {
+    return Promise.resolve(runSubcommand(this, argv, { set: setCmd, clear: clearCmd, show: showCmd }));
   },
 };
 
@@ -38,7 +30,7 @@ function asUsage<T>(fn: () => T): T {
 
 function setCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' }, 'no-secret': { type: 'boolean' } });
-  if (help) return usage();
+  if (help) return printUsage(webhooksCommand);
   if (typeof values.url !== 'string') throw new UsageError('--url URL is required.');
   if (values.secret !== undefined && values['no-secret']) throw new UsageError('--secret and --no-secret exclude each other.');
   const engine = openExistingDataDir(dataDir);
@@ -55,7 +47,7 @@ function setCmd(argv: string[]): number {
 
 function clearCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' } });
-  if (help) return usage();
+  if (help) return printUsage(webhooksCommand);
   const engine = openExistingDataDir(dataDir);
   try {
     const user = userByName(engine, values.user);
@@ -69,7 +61,7 @@ function clearCmd(argv: string[]): number {
 
 function showCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } });
-  if (help) return usage();
+  if (help) return printUsage(webhooksCommand);
   const limit = intOption(values.limit, 'limit', { min: 1, max: 1000 }) ?? 20;
   const engine = openExistingDataDir(dataDir);
   try {
@@ -93,7 +85,3 @@ function showCmd(argv: string[]): number {
   }
 }
 
-function usage(): number {
-  console.log(`Usage: ${webhooksCommand.usage}`);
-  return 0;
-}
