@@ -150,7 +150,7 @@ const detailsBench: Bench = {
       writeFileSync(bodyFile, sample.body);
       const bare = await startServer(['bare', bodyFile]);
       try {
-        const total = ctx.quick ? 2_000 : 20_000;
+        const total = ctx.quick ? 1_000 : 20_000;
         const concurrency = 16;
         await load(skein.port, path, p.key, 200, concurrency); // warm-up: JIT, page cache
         await load(bare.port, path, p.key, 200, concurrency);
@@ -159,19 +159,22 @@ const detailsBench: Bench = {
         const skeinCpu = { cpu: 0, requests: 0 };
         const bareCpu = { cpu: 0, requests: 0 };
         const r = await sideBySide(
-          ctx.quick ? 3 : 5,
+          ctx.quick ? 2 : 5,
           () => metered(skein, skeinCpu, total, () => throughput(() => load(skein.port, path, p.key, total, concurrency))),
           () => metered(bare, bareCpu, total, () => throughput(() => load(bare.port, path, p.key, total, concurrency))),
         );
-        // For attribution only: the same stack without metering (limiter + one ledger write per request).
-        const unmetered = await startServer(['skein-unmetered', p.dataDir]);
+        // For attribution only (full runs): the same stack without metering (limiter + one ledger
+        // write per request). Quick mode skips it to stay within its minute.
         const unmeteredCpu = { cpu: 0, requests: 0 };
-        let unmeteredRps: number;
-        try {
-          await load(unmetered.port, path, p.key, 200, concurrency);
-          unmeteredRps = await metered(unmetered, unmeteredCpu, total, () => throughput(() => load(unmetered.port, path, p.key, total, concurrency)));
-        } finally {
-          await unmetered.stop();
+        let unmeteredRps = NaN;
+        if (!ctx.quick) {
+          const unmetered = await startServer(['skein-unmetered', p.dataDir]);
+          try {
+            await load(unmetered.port, path, p.key, 200, concurrency);
+            unmeteredRps = await metered(unmetered, unmeteredCpu, total, () => throughput(() => load(unmetered.port, path, p.key, total, concurrency)));
+          } finally {
+            await unmetered.stop();
+          }
         }
         return {
           ...r,
@@ -207,7 +210,7 @@ const timelineBench: Bench = {
     const skein = await startServer(['skein', p.dataDir]);
     const engine = createEngine({ dataDir: p.dataDir });
     try {
-      const pages = ctx.quick ? 300 : 3_000;
+      const pages = ctx.quick ? 150 : 3_000;
       const all: number[] = [];
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       const base = `/social/user/${p.busiestUserId}/tweets-and-replies`;

@@ -128,7 +128,7 @@ function throughputBench(format: OutputFormat): Bench {
     target: 'ratio >= 0.7',
     baselineName: `one SELECT streamed into ${format === 'xlsx' ? 'exceljs WorkbookWriter' : format === 'csv' ? 'csv-stringify' : 'JSON text'}`,
     async run(ctx) {
-      const rows = ctx.quick ? 20_000 : 100_000;
+      const rows = ctx.quick ? 8_000 : 100_000;
       const engine = corpus(join(ctx.dir, 'data'), rows);
       try {
         const r = await sideBySide(
@@ -151,8 +151,8 @@ function memoryBench(format: OutputFormat): Bench {
     higherIsBetter: false,
     target: 'flat: large run within a few MiB of the small one',
     async run(ctx) {
-      const small = ctx.quick ? 10_000 : 100_000;
-      const large = ctx.quick ? 50_000 : 1_000_000;
+      const small = ctx.quick ? 5_000 : 100_000;
+      const large = ctx.quick ? 20_000 : 1_000_000;
       const engine = corpus(join(ctx.dir, 'data'), large);
       try {
         global.gc?.();
@@ -178,7 +178,7 @@ const apiLatency: Bench = {
   target: 'close to the idle p99',
   baselineName: 'same requests, no export running',
   async run(ctx) {
-    const rows = ctx.quick ? 50_000 : 1_000_000;
+    const rows = ctx.quick ? 10_000 : 1_000_000;
     const engine = corpus(join(ctx.dir, 'data'), rows);
     const app = await buildHttpApp(engine);
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -54,10 +54,10 @@ const bench: Bench = {
     const rows = 100_000;
     // The plain table takes about a minute to lay out 100,000 rows on 2 cores: quick mode gives it
     // 10,000 (still far more than the virtualised table keeps in the DOM).
-    const baselineRows = ctx.quick ? 10_000 : rows;
-    const frames = ctx.quick ? 60 : 600;
+    const baselineRows = ctx.quick ? 4_000 : rows;
+    const frames = ctx.quick ? 40 : 600;
     const dataDir = mkdtempSync(join(tmpdir(), 'skein-bench-table-'));
-    const skein = await startSkein(dataDir);
+    const skein = await startSkein(dataDir, ['--no-demo']);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/engine/engine';
 import { builtCli, startSkein } from '../helpers/skein-process';
@@ -44,9 +46,42 @@ describe('the skein command', () => {
     expect(r.err).toContain('newer Skein');
   });
 
-  it('takes the data dir from SKEIN_DATA_DIR and stops cleanly on SIGINT', async () => {
+  it('takes the data dir from SKEIN_DATA_DIR when --data-dir is absent', () => {
     const dataDir = tempDir();
-    const server = await startSkein(dataDir);
+    createEngine({ dataDir }).close();
+    expect(existsSync(join(dataDir, 'skein.db'))).toBe(true);
+    const r = skein(['users', 'list'], { SKEIN_DATA_DIR: dataDir });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('app');
+    const elsewhere = skein(['users', 'list'], { SKEIN_DATA_DIR: tempDir() });
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.err).toContain('No Skein data');
+  });
+
+  it('loads the demo corpus on first start, or nothing with --no-demo', async () => {
+    const demoDir = tempDir();
+    const demo = await startSkein(demoDir);
+    expect(demo.output()).toContain('Loaded the demo corpus');
+    await demo.stop();
+    const emptyDir = tempDir();
+    const empty = await startSkein(emptyDir, ['--no-demo']);
+    expect(empty.output()).not.toContain('Loaded the demo corpus');
+    await empty.stop();
+    const count = (dir: string) => {
+      const engine = createEngine({ dataDir: dir });
+      try {
+        return (engine.db.prepare('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
+      } finally {
+        engine.close();
+      }
+    };
+    expect(count(demoDir)).toBeGreaterThan(10_000);
+    expect(count(emptyDir)).toBe(0);
+  });
+
+  it('answers on its URL and stops cleanly on SIGINT', async () => {
+    const dataDir = tempDir();
+    const server = await startSkein(dataDir, ['--no-demo']);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${server.url}/no/such/path`);
     expect(res.status).toBe(404);

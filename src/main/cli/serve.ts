@@ -9,12 +9,13 @@ import { isLoopbackHost } from '../http/plugins/host-check';
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the engine, the local API and the app page on one port (headless mode).',
-  usage: 'skein serve [--port 7878] [--host 127.0.0.1] [--data-dir DIR] [--allow-remote]',
+  usage: 'skein serve [--port 7878] [--host 127.0.0.1] [--data-dir DIR] [--allow-remote] [--no-demo]',
   async run(argv) {
     const { values, dataDir, help } = parseCommandArgs(argv, {
       port: { type: 'string' },
       host: { type: 'string' },
       'allow-remote': { type: 'boolean' },
+      'no-demo': { type: 'boolean' },
       'renderer-dir': { type: 'string' },
     });
     if (help) return printUsage(this);
@@ -29,7 +30,7 @@ export const serveCommand: Command = {
     const engine = createEngine({ dataDir });
     // First start on an empty data dir: load the demo corpus so there is something to browse.
     const started = Date.now();
-    const demo = seedDemoIfEmpty(engine);
+    const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
     if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
     const app = await buildHttpApp(engine, {
