@@ -184,6 +184,52 @@ async function* counted(stream: Readable, onChunk: (bytes: number) => void): Asy
   }
 }
 
+/** Progress for one file: at most one report per 4 MiB read, so a large file does not flood stderr. */
+function progressOf(run: Run, file: string, size: number): (bytes: number) => void {
+  let lastReport = 0;
+  return (bytes) => {
+    if (bytes - lastReport < 4 << 20 && bytes < size) return;
+    lastReport = bytes;
+    run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
+  };
+}
+
+/** One record's JSON, ids exact; a malformed record is reported with its line, counted, and skipped. */
+function parseRecord(run: Run, file: string, rec: RawRecord): { value: unknown } | undefined {
+  try {
+    return { value: parseJsonExact(rec.text) };
+  } catch (err) {
+    problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
+    run.records++;
+    return undefined;
+  }
+}
+
+/**
+ * Feeds a file's records to `handle` in batches (enqueue/flush), skipping oversized ones with a
+ * report, then settles the file's entry: its record count and a final progress report.
+ */
+async function drain(
+  run: Run,
+  d: { entry: { file: string; records: number }; before: number; size: number; stream: Readable; records: AsyncIterable<RawRecord>; handle: (rec: RawRecord) => void },
+): Promise<void> {
+  const { file } = d.entry;
+  try {
+    for await (const rec of d.records) {
+      if (rec.oversized) {
+        problem(run.report, 'record too large', { file, line: rec.line, message: `a record longer than ${MAX_RECORD_CHARS / 1024 / 1024} MiB characters` });
+        continue;
+      }
+      enqueue(run, rec, d.handle);
+    }
+  } finally {
+    d.stream.destroy();
+  }
+  flush(run);
+  d.entry.records = run.records - d.before;
+  run.options.onProgress?.({ file, bytesDone: d.size, bytesTotal: d.size, records: run.records });
+}
+
 async function importStream(run: Run, file: string, container: Container, open: () => Readable, size: number, retrievedAtMs: number): Promise<void> {
   if (container.kind === 'unknown' || container.kind === 'zip') {
     run.report.files.push({ file, format: `not imported: ${container.kind === 'unknown' ? container.why : 'a zip inside a zip'}`, records: 0 });
@@ -194,24 +240,13 @@ async function importStream(run: Run, file: string, container: Container, open: 
   const before = run.records;
   const ctx: RecordContext = { db: run.db, retrievedAtMs, tally: tallyFor(run, file) };
   const stream = open();
-  let lastReport = 0;
-  const progress = (bytes: number) => {
-    if (bytes - lastReport < 4 << 20 && bytes < size) return;
-    lastReport = bytes;
-    run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
-  };
-  const chunks = counted(stream, progress);
+  const chunks = counted(stream, progressOf(run, file, size));
   const records = container.kind === 'json-lines' ? jsonLines(chunks) : jsonValues(chunks, { skipPrefix: container.kind === 'archive-js' });
   const containerName = container.kind === 'json-lines' ? 'JSON Lines' : container.kind === 'archive-js' ? 'X archive part' : 'JSON';
   const handle = (rec: RawRecord) => {
-    let value: unknown;
-    try {
-      value = parseJsonExact(rec.text);
-    } catch (err) {
-      problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
-      run.records++;
-      return;
-    }
+    const parsed = parseRecord(run, file, rec);
+    if (!parsed) return;
+    const { value } = parsed;
     if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
     try {
       importValue(ctx, value);
@@ -220,21 +255,8 @@ async function importStream(run: Run, file: string, container: Container, open: 
       problem(run.report, 'invalid record', { file, line: rec.line, message: (err as Error).message });
     }
   };
-  try {
-    for await (const rec of records) {
-      if (rec.oversized) {
-        problem(run.report, 'record too large', { file, line: rec.line, message: `a record longer than ${MAX_RECORD_CHARS / 1024 / 1024} MiB characters` });
-        continue;
-      }
-      enqueue(run, rec, handle);
-    }
-  } finally {
-    stream.destroy();
-  }
-  flush(run);
-  entry.records = run.records - before;
+  await drain(run, { entry, before, size, stream, records, handle });
   if (!entry.format) entry.format = containerName;
-  run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
 }
 
 async function importArchiveTweets(run: Run, file: string, open: () => Readable, size: number, mtimeMs: number, owner: Record<string, unknown> | undefined): Promise<void> {
@@ -248,21 +270,11 @@ async function importArchiveTweets(run: Run, file: string, open: () => Readable,
   const tally = tallyFor(run, file);
   const options = { retrievedAtMs: Math.floor(mtimeMs) };
   const stream = open();
-  let lastReport = 0;
-  const chunks = counted(stream, (bytes) => {
-    if (bytes - lastReport < 4 << 20) return;
-    lastReport = bytes;
-    run.options.onProgress?.({ file, bytesDone: bytes, bytesTotal: size, records: run.records });
-  });
+  const chunks = counted(stream, progressOf(run, file, size));
   const handle = (rec: RawRecord) => {
-    let value: unknown;
-    try {
-      value = parseJsonExact(rec.text);
-    } catch (err) {
-      problem(run.report, 'malformed JSON', { file, line: rec.line, message: `malformed JSON: ${(err as Error).message}` });
-      run.records++;
-      return;
-    }
+    const parsed = parseRecord(run, file, rec);
+    if (!parsed) return;
+    const { value } = parsed;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       tally({ skipped: 'not a record (not a JSON object)' });
       return;
@@ -274,20 +286,7 @@ async function importArchiveTweets(run: Run, file: string, open: () => Readable,
       tally({ skipped: 'invalid record', detail: (err as Error).message, problem: true });
     }
   };
-  try {
-    for await (const rec of jsonValues(chunks, { skipPrefix: true })) {
-      if (rec.oversized) {
-        problem(run.report, 'record too large', { file, line: rec.line, message: 'record too large' });
-        continue;
-      }
-      enqueue(run, rec, handle);
-    }
-  } finally {
-    stream.destroy();
-  }
-  flush(run);
-  entry.records = run.records - before;
-  run.options.onProgress?.({ file, bytesDone: size, bytesTotal: size, records: run.records });
+  await drain(run, { entry, before, size, stream, records: jsonValues(chunks, { skipPrefix: true }), handle });
 }
 
 // --- zip files: an X archive as downloaded, or a zip of data files (a compressed job output).
