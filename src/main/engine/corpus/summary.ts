@@ -1,6 +1,5 @@
 import type { Db } from '../store/db';
 import type { Tour } from './seed/tour';
-import { formatMicroZ } from './write/time';
 
 // Figures for the home screen: what the corpus holds, and the tour of notable ids.
 
@@ -11,9 +10,9 @@ export interface CorpusSummary {
   replies: number;
   articles: number;
   spaces: number;
-  /** Oldest and newest post times (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), null for an empty corpus. */
-  first_post_at: string | null;
-  last_post_at: string | null;
+  /** Epoch ms of the oldest and newest post, null for an empty corpus. */
+  first_post_ms: number | null;
+  last_post_ms: number | null;
 }
 
 export function getCorpusSummary(db: Db): CorpusSummary {
@@ -27,8 +26,8 @@ export function getCorpusSummary(db: Db): CorpusSummary {
     replies: one('SELECT count(*) FROM posts WHERE in_reply_to_status_id IS NOT NULL'),
     articles: one('SELECT count(*) FROM articles'),
     spaces: one('SELECT count(*) FROM spaces'),
-    first_post_at: range.first === null ? null : formatMicroZ(range.first),
-    last_post_at: range.last === null ? null : formatMicroZ(range.last),
+    first_post_ms: range.first === null ? null : Math.floor(Number(range.first) / 1000),
+    last_post_ms: range.last === null ? null : Math.floor(Number(range.last) / 1000),
   };
 }
 

@@ -40,16 +40,8 @@ export function tourStops(tour: TourJson | null): TourStop[] {
 
 /** Figures of the corpus: aggregate counts are not items of data, so they are not metered. */
 export function corpusSummary(engine: Engine): CorpusSummary {
-  const s = getCorpusSummary(engine.db);
-  const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso.replace(/\.(\d{3})\d*Z$/, '.$1Z')));
   return {
-    users: s.users,
-    posts: s.posts,
-    replies: s.replies,
-    articles: s.articles,
-    spaces: s.spaces,
-    first_post_ms: ms(s.first_post_at),
-    last_post_ms: ms(s.last_post_at),
+    ...getCorpusSummary(engine.db),
     tour: tourStops(getTour(engine.db) as TourJson | null),
   };
 }
