@@ -3,13 +3,13 @@ import { ManualClock } from '../../src/main/engine/clock';
 import { SkeinError } from '../../src/main/engine/errors';
 import { SeededIds } from '../../src/main/engine/ids';
 import {
-  balanceOf, charge, checkInvariants, getHold, grant, holdForJob, openHolds, postFromHold, voidHold,
+  balanceOf, charge, chargeBatch, checkInvariants, getHold, grant, holdForJob, openHolds, postFromHold, voidHold,
 } from '../../src/main/engine/ledger';
 import { type Admission, Metering } from '../../src/main/engine/metering';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerDb } from '../helpers/ledger-db';
 
-// A seeded simulation of the ledger under random grants, charges, holds, posts, voids, failed
+// A seeded simulation of the ledger under random grants, charges (alone and in batches), holds, posts, voids, failed
 // transactions, retries and concurrent requests, with a second connection playing the job worker.
 // After every step: the invariants hold and every balance equals a plain model's.
 // A failure names its seed and step; replay it alone with SKEIN_SIM_SEED=<seed>.
@@ -60,6 +60,7 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
       model.get(u)!.posted -= drain;
     }
     const done: { transferId: string; userId: number; amount: number }[] = [];
+    const charges: { transferId: string; userId: number; amount: number }[] = [];
     const jobs = new Map<number, { userId: number; holdId: string; offset: number }>();
     const inflight: (Admission & { maxCost: number })[] = [];
     const refused: Record<string, number> = {};
@@ -82,16 +83,44 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
           grant(db, { transferId, userId: user, amount, nowMs: now() });
           m.posted += amount;
           done.push({ transferId, userId: user, amount });
-        } else if (op < 0.25) {
+        } else if (op < 0.18) {
           what = 'charge';
           const amount = int(40);
-          const r = codeOf(() => charge(db, { transferId: `c:${n++}`, userId: user, amount, nowMs: now() }));
-          if (r === 'ok') m.posted -= amount;
-          else {
+          const transferId = `c:${n++}`;
+          const r = codeOf(() => charge(db, { transferId, userId: user, amount, nowMs: now() }));
+          if (r === 'ok') {
+            m.posted -= amount;
+            charges.push({ transferId, userId: user, amount });
+          } else {
             expect(r).toBe('payment_required');
             expect(available()).toBeLessThan(amount);
           }
           refused[r] = (refused[r] ?? 0) + 1;
+        } else if (op < 0.25) {
+          what = 'a batch of charges (a group commit of requests) with retries and conflicts';
+          const batch = Array.from({ length: 1 + int(8) }, () => {
+            const retry = charges.length > 0 && random() < 0.2 ? pick(charges) : undefined;
+            if (retry) return { ...retry, amount: retry.amount + (random() < 0.5 ? 0 : 1), nowMs: now(), retryOf: retry };
+            return { transferId: `c:${n++}`, userId: pick(users), amount: int(40), nowMs: now(), retryOf: undefined };
+          });
+          const outcomes = chargeBatch(db, batch);
+          batch.forEach((c, i) => {
+            const o = outcomes[i]!;
+            const r = 'ok' in o ? 'ok' : o.err instanceof SkeinError ? o.err.code : String(o.err);
+            const cm = model.get(c.userId)!;
+            if (c.retryOf) {
+              // the same content again returns the original, whatever the balance; other content is refused
+              expect(r).toBe(c.amount === c.retryOf.amount ? 'ok' : 'conflict');
+              if ('ok' in o) expect(o.ok.created).toBe(false);
+            } else if (cm.posted - cm.pending >= c.amount) {
+              expect(r).toBe('ok');
+              cm.posted -= c.amount;
+              charges.push({ transferId: c.transferId, userId: c.userId, amount: c.amount });
+            } else {
+              expect(r).toBe('payment_required');
+            }
+            refused[r] = (refused[r] ?? 0) + 1;
+          });
         } else if (op < 0.37) {
           what = 'create job (hold in the transaction that inserts the job)';
           const jobId = nextJob++;

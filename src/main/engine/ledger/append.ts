@@ -98,13 +98,15 @@ export function append(db: Db, t: NewTransfer): Transfer {
 }
 
 /**
- * append() for a transfer id that is most likely new (a request's charge): the UNIQUE id decides
- * in the INSERT itself instead of a SELECT before it. Returns undefined, having changed nothing,
- * when the id exists; the caller then applies the idempotency rule with existing().
+ * Inserts a transfer whose id is most likely new (a request's charge): the UNIQUE id decides in the
+ * INSERT itself instead of a SELECT before it. Returns undefined, having changed nothing, when the
+ * id exists; the caller then applies the idempotency rule with existing(). It does not move the
+ * accounts: the caller (chargeBatch) moves them once for all its transfers with moveAccounts, in
+ * the same transaction, or the balances no longer equal the transfers.
  */
-export function appendIfNew(db: Db, t: NewTransfer): Transfer | undefined {
+export function insertIfNew(db: Db, t: NewTransfer): Transfer | undefined {
   const r = prep(db, `${INSERT} ON CONFLICT (id) DO NOTHING`).run(...insertArgs(t));
-  return r.changes === 0 ? undefined : write(db, t, r.lastInsertRowid);
+  return r.changes === 0 ? undefined : transferOf(t, r.lastInsertRowid);
 }
 
 function insertArgs(t: NewTransfer) {
@@ -112,6 +114,12 @@ function insertArgs(t: NewTransfer) {
 }
 
 function write(db: Db, t: NewTransfer, seq: number | bigint): Transfer {
+  moveAccounts(db, t, `transfer '${t.id}'`);
+  return transferOf(t, seq);
+}
+
+/** Moves the two accounts' balances by `t.amount` of kind `t.kind` (one transfer, or a batch's sum). */
+export function moveAccounts(db: Db, t: Pick<NewTransfer, 'kind' | 'debitAccountId' | 'creditAccountId' | 'amount'>, what: string): void {
   const d = BALANCE_DELTAS[t.kind];
   const a = t.amount;
   const r = prep(db, MOVE).run(
@@ -119,7 +127,10 @@ function write(db: Db, t: NewTransfer, seq: number | bigint): Transfer {
     t.creditAccountId, d.cPending * a, t.creditAccountId, d.cPosted * a,
     t.debitAccountId, t.creditAccountId,
   );
-  if (r.changes !== 2) throw new Error(`ledger: transfer '${t.id}' moved ${r.changes} accounts, not 2`);
+  if (r.changes !== 2) throw new Error(`ledger: ${what} moved ${r.changes} accounts, not 2`);
+}
+
+function transferOf(t: NewTransfer, seq: number | bigint): Transfer {
   return {
     seq: Number(seq),
     id: t.id,

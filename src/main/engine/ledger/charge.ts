@@ -1,8 +1,8 @@
 import { fail } from '../errors';
 import type { Db } from '../store/db';
-import { availableOf, userAccount } from './accounts';
+import { type AccountRow, availableOf, userAccount } from './accounts';
 import { notEnoughCredits } from './messages';
-import { appendIfNew, existing } from './append';
+import { existing, insertIfNew, moveAccounts } from './append';
 import { inWriteTx } from './tx';
 import { USAGE_ACCOUNT_ID, type TransferResult } from './types';
 import { checkAmount, checkTransferId, checkWholeId } from './validate';
@@ -20,23 +20,55 @@ export interface ChargeInput {
  * (holds subtracted) is below the amount: the balance never goes below zero.
  */
 export function charge(db: Db, input: ChargeInput): TransferResult {
-  const id = checkTransferId(input.transferId);
-  const amount = checkAmount(input.amount);
-  const userId = checkWholeId(input.userId, 'userId');
+  const outcome = chargeBatch(db, [input])[0]!;
+  if ('err' in outcome) throw outcome.err;
+  return outcome.ok;
+}
+
+/** One charge's outcome in a batch: its result, or the error charge() would have thrown. */
+export type ChargeOutcome = { ok: TransferResult } | { err: unknown };
+
+/**
+ * Many charges as one write transaction (TigerBeetle's batches): each charge gets the outcome
+ * charge() alone would give, in order, and a refused charge changes nothing and does not affect the
+ * others. Each user's account is read once and moved once for all its new transfers, so n charges
+ * cost n INSERTs, one UPDATE per user and one commit. Throws (having written nothing) only when
+ * the transaction itself fails.
+ */
+export function chargeBatch(db: Db, inputs: readonly ChargeInput[]): ChargeOutcome[] {
   return inWriteTx(db, () => {
-    const account = userAccount(db, userId);
-    const shape = { id, kind: 'posted' as const, debitAccountId: account.id, creditAccountId: USAGE_ACCOUNT_ID, amount };
-    // The idempotency rule first (a retry returns the original, even when the balance is short
-    // now; other content is a conflict), then the balance. A request's id is new almost always, so
-    // when the balance suffices the INSERT's UNIQUE id is the check (one SELECT less per request).
-    const available = availableOf(account);
-    if (available < amount) {
-      const found = existing(db, shape);
-      if (found) return { transfer: found, created: false };
-      throw fail.paymentRequired(notEnoughCredits('request', amount, available, false));
+    const users = new Map<number, { account: AccountRow; available: number; spent: number }>();
+    const outcomes = inputs.map((input): ChargeOutcome => {
+      try {
+        const id = checkTransferId(input.transferId);
+        const amount = checkAmount(input.amount);
+        const userId = checkWholeId(input.userId, 'userId');
+        let user = users.get(userId);
+        if (!user) {
+          const account = userAccount(db, userId);
+          users.set(userId, (user = { account, available: availableOf(account), spent: 0 }));
+        }
+        const shape = { id, kind: 'posted' as const, debitAccountId: user.account.id, creditAccountId: USAGE_ACCOUNT_ID, amount };
+        // The idempotency rule first (a retry returns the original, even when the balance is short
+        // now; other content is a conflict), then the balance. A request's id is new almost always,
+        // so when the balance suffices the INSERT's UNIQUE id is the check (no SELECT before it).
+        if (user.available < amount) {
+          const found = existing(db, shape);
+          if (found) return { ok: { transfer: found, created: false } };
+          throw fail.paymentRequired(notEnoughCredits('request', amount, user.available, false));
+        }
+        const transfer = insertIfNew(db, { ...shape, memo: input.memo ?? null, createdAtMs: input.nowMs });
+        if (!transfer) return { ok: { transfer: existing(db, shape)!, created: false } };
+        user.available -= amount;
+        user.spent += amount;
+        return { ok: { transfer, created: true } };
+      } catch (err) {
+        return { err };
+      }
+    });
+    for (const { account, spent } of users.values()) {
+      if (spent > 0) moveAccounts(db, { kind: 'posted', debitAccountId: account.id, creditAccountId: USAGE_ACCOUNT_ID, amount: spent }, `a batch of charges of account ${account.id}`);
     }
-    const transfer = appendIfNew(db, { ...shape, memo: input.memo ?? null, createdAtMs: input.nowMs });
-    if (transfer) return { transfer, created: true };
-    return { transfer: existing(db, shape)!, created: false };
+    return outcomes;
   });
 }

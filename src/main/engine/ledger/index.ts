@@ -1,6 +1,6 @@
 // The ledger's public API (signatures documented in README.md next to this file).
 export { grant, type GrantInput } from './grant';
-export { charge, type ChargeInput } from './charge';
+export { charge, chargeBatch, type ChargeInput, type ChargeOutcome } from './charge';
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
 export { balanceOf } from './balance';
 export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';

@@ -8,6 +8,7 @@ import type { Balance, Hold, TransferResult } from '../ledger';
 import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds } from '../limits';
 import type { Db } from '../store/db';
 import { DEFAULT_MAX_COST, priceOf } from './prices';
+import { GroupCommit } from './group-commit';
 import { type Reservation, Reservations } from './reservations';
 
 export interface Admission {
@@ -34,6 +35,7 @@ export interface AccountView {
 export class Metering {
   readonly limiter: RateLimiter;
   private readonly reservations = new Reservations();
+  private readonly groups: GroupCommit;
   /** Request charge ids: `req:<process prefix>:<counter>`, unique without a random draw per request. */
   private readonly idPrefix: string;
   private nextCharge = 0;
@@ -44,6 +46,7 @@ export class Metering {
     ids: IdSource,
   ) {
     this.limiter = new RateLimiter(clock);
+    this.groups = new GroupCommit(db);
     this.idPrefix = `req:${clock.nowMs()}:${ids.randomHex(6)}`;
   }
 
@@ -101,17 +104,38 @@ export class Metering {
    */
   charge(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): TransferResult {
     try {
-      const nowMs = this.clock.nowMs();
-      return charge(this.db, {
-        transferId: `${this.idPrefix}:${this.nextCharge++}`,
-        userId: admission.userId,
-        amount: priceOf(items),
-        nowMs,
-        memo: requestRef.slice(0, 500),
-      });
+      return charge(this.db, this.chargeInput(admission.userId, items, requestRef));
     } finally {
       admission.reservation.release();
     }
+  }
+
+  /**
+   * charge() committed together with the other charges of this event-loop turn (GroupCommit).
+   * Await it before answering. The reservation holds until the group commits, so requests admitted
+   * meanwhile still see these credits as promised.
+   */
+  async chargeGrouped(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): Promise<TransferResult> {
+    try {
+      return await this.groups.charge(this.chargeInput(admission.userId, items, requestRef));
+    } finally {
+      admission.reservation.release();
+    }
+  }
+
+  /** Commits the queued grouped charges now (before the database closes). */
+  flush(): void {
+    this.groups.flush();
+  }
+
+  private chargeInput(userId: number, items: number, requestRef: string) {
+    return {
+      transferId: `${this.idPrefix}:${this.nextCharge++}`,
+      userId,
+      amount: priceOf(items),
+      nowMs: this.clock.nowMs(),
+      memo: requestRef.slice(0, 500),
+    };
   }
 
   /** The extension endpoint's view: balance, open holds, limit and what is left of the window. */

@@ -11,7 +11,8 @@ import '../request-context';
 //   (a script that keeps sending bad requests is limited too); a 429 does not count.
 // - preHandler (after validation, so a bad parameter answers 422 rather than 402): the balance
 //   against config.maxCost (default 1; 0 = free), 402 before any work.
-// - the route calls chargeRequest(request, items) once its answer is built: max(1, items).
+// - the route calls chargeRequest(request, items) once its answer is built: max(1, items); reads
+//   await chargeRequestGrouped() instead, which commits with the other charges of the same turn.
 // - onSend: RateLimit-Policy and RateLimit headers on every spec response, errors included.
 //   A successful spec response whose route never charged still costs 1 (the price's minimum).
 // - onResponse / onRequestAbort: the reservation is released however the request ended.
@@ -56,7 +57,7 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
     if (!state) return payload;
     if (!state.charged && !state.free && state.reservation && reply.statusCode < 400) {
       try {
-        chargeRequest(request, 0);
+        await chargeRequestGrouped(request, 0);
       } catch (err) {
         // Only when another process spent the credits since the check; the answer is already built.
         request.log.warn({ err }, 'could not charge the minimum price of a response');
@@ -71,6 +72,8 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
   };
   app.addHook('onResponse', release);
   app.addHook('onRequestAbort', release);
+  // Charges still queued for a group commit are written before the engine's database closes.
+  app.addHook('onClose', async () => metering.flush());
 }
 
 /**
@@ -81,9 +84,27 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
  * charges once.
  */
 export function chargeRequest(request: FastifyRequest, items: number): void {
-  const state = states.get(request);
-  if (!state || state.charged || state.free || !state.reservation) return;
-  state.charged = true;
-  // The memo names the path without its query (a cursor can be long); 200 characters at most.
-  state.metering.charge({ userId: state.userId, reservation: state.reservation }, items, `${request.method} ${request.url.split('?')[0]}`.slice(0, 200));
+  const state = chargeable(request);
+  if (state) state.metering.charge({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
 }
+
+/**
+ * chargeRequest() for a route that is not inside a transaction of its own (the reads): the charge
+ * joins this event-loop turn's group commit. Await it before sending the answer; it rejects with
+ * payment_required like chargeRequest() throws.
+ */
+export async function chargeRequestGrouped(request: FastifyRequest, items: number): Promise<void> {
+  const state = chargeable(request);
+  if (state) await state.metering.chargeGrouped({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
+}
+
+/** The request's metering state when it still has to be charged; marks it charged. */
+function chargeable(request: FastifyRequest): MeterState | undefined {
+  const state = states.get(request);
+  if (!state || state.charged || state.free || !state.reservation) return undefined;
+  state.charged = true;
+  return state;
+}
+
+/** The memo names the path without its query (a cursor can be long); 200 characters at most. */
+const memoOf = (request: FastifyRequest) => `${request.method} ${request.url.split('?')[0]}`.slice(0, 200);

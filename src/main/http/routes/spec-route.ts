@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 
 import { fail } from '../errors';
 import { toJson } from '../../engine/serialize/json';
 import type { ReadResult } from '../../engine/reads/result';
-import { chargeRequest } from '../plugins/metering';
+import { chargeRequestGrouped } from '../plugins/metering';
 
 // Shared parts of the spec's read routes: input schemas, their error messages, and the reply.
 
@@ -24,10 +24,10 @@ export function schemaError(errors: FastifySchemaValidationError[]): Error {
   return fail.invalid(parameter, e.message ?? 'validation failed.');
 }
 
-/** Sends a read's JSON and charges its items (the metering plugin's price rule). */
-export function sendRead(request: FastifyRequest, reply: FastifyReply, result: ReadResult<unknown>): string {
+/** Sends a read's JSON once its items are charged and committed (the metering plugin's price rule). */
+export async function sendRead(request: FastifyRequest, reply: FastifyReply, result: ReadResult<unknown>): Promise<string> {
   const body = toJson(result.value);
-  chargeRequest(request, result.items);
+  await chargeRequestGrouped(request, result.items);
   void reply.type('application/json; charset=utf-8');
   return body;
 }
