@@ -54,9 +54,9 @@ describe('grouped request charges', () => {
     const b = metering.admit(user, 1);
     // Another process spends 9 credits after both were admitted (reservations are per process).
     charge(db, { transferId: 'elsewhere', userId: user, amount: 9, nowMs: 0 });
-    const [ra, rb] = await settle([metering.chargeGrouped(a, 1, 'GET /a'), metering.chargeGrouped(b, 1, 'GET /b')]);
-    expect(ra.status).toBe('fulfilled');
-    expect(rb).toMatchObject({ status: 'rejected', reason: { code: 'payment_required' } });
+    const results = await settle([metering.chargeGrouped(a, 1, 'GET /a'), metering.chargeGrouped(b, 1, 'GET /b')]);
+    expect(results[0]!.status).toBe('fulfilled');
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'payment_required' } });
     expect(balanceOf(db, user).available).toBe(0);
     expect(checkInvariants(db)).toEqual([]);
     // Both reservations were given back: a later grant is fully available.

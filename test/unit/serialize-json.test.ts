@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact, RawJson, toJson } from '../../src/main/engine/serialize/json';
+import { parseJsonExact, RawJson, toJson, withBigIntMembers } from '../../src/main/engine/serialize/json';
 
 // Seeded so a run is reproducible (and a failure can be replayed).
 fc.configureGlobal({ seed: 20261122, numRuns: 300 });
@@ -23,6 +23,18 @@ describe('toJson', () => {
     expect(toJson({ a: undefined, b: 1, c: () => 1 })).toBe('{"b":1}');
     expect(toJson([undefined, NaN, Infinity])).toBe('[null,null,null]');
     expect(toJson({ raw: new RawJson('{"x":12345678901234567890}') })).toBe('{"raw":{"x":12345678901234567890}}');
+  });
+
+  it('writes objects marked withBigIntMembers exactly like unmarked ones, whatever they hold', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.bigInt())), fc.boolean(), (members, nest) => {
+        const plain = nest ? { inner: { ...members }, n: 1n } : { ...members };
+        const marked = nest ? withBigIntMembers({ inner: withBigIntMembers({ ...members }), n: 1n }) : withBigIntMembers({ ...members });
+        expect(toJson(marked)).toBe(toJson(plain));
+        const reference = JSON.stringify(plain, (_k, v: unknown) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(-?\d+)@@"/g, '$1');
+        expect(toJson(marked)).toBe(reference);
+      }),
+    );
   });
 
   it('escapes strings as JSON.stringify does (quotes, control characters, lone surrogates)', () => {

@@ -3,6 +3,7 @@
 export interface ApiUser {
   id: number;
   name: string;
+  perMinuteLimit: number;
 }
 
 declare module 'fastify' {

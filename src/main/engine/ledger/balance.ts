@@ -1,4 +1,6 @@
+import { fail } from '../errors';
 import type { Db } from '../store/db';
+import { prep } from './prep';
 import { availableOf, userAccount } from './accounts';
 import type { Balance } from './types';
 
@@ -12,4 +14,16 @@ export function balanceOf(db: Db, userId: number): Balance {
     creditsPosted: a.credits_posted,
     debitsPosted: a.debits_posted,
   };
+}
+
+/**
+ * balanceOf(db, userId).available alone: what a request's balance check needs, in one value
+ * instead of a row (the check runs on every metered request).
+ */
+export function availableFor(db: Db, userId: number): number {
+  const available = prep(db, 'SELECT credits_posted - debits_posted - debits_pending FROM ledger_accounts WHERE user_id = ?').pluck().get(userId) as
+    | number
+    | undefined;
+  if (available === undefined) throw fail.notFound(`No api user with id ${userId}.`);
+  return available;
 }

@@ -2,7 +2,7 @@
 export { grant, type GrantInput } from './grant';
 export { charge, chargeBatch, type ChargeInput, type ChargeOutcome } from './charge';
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
-export { balanceOf } from './balance';
+export { availableFor, balanceOf } from './balance';
 export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';
 export { startLedger, type ReleasedHold } from './start';
 export { transfersOf, type LedgerLine } from './history';

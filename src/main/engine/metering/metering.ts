@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import type { IdSource } from '../ids';
-import { balanceOf, charge, openHolds } from '../ledger';
+import { availableFor, balanceOf, charge, openHolds } from '../ledger';
 import { prep } from '../ledger/prep';
 import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
@@ -59,12 +59,12 @@ export class Metering {
   }
 
   /**
-   * Step 1: the rate limit. The user's limit is read on every request, so `skein users set-limit`
-   * applies at once, even while the app runs. Throws rate_limited with Retry-After and RateLimit
+   * Step 1: the rate limit. The user's limit is read on every request (by the caller when it
+   * passes `limit`: the HTTP plugin reads it with the key), so `skein users set-limit` applies at
+   * once, even while the app runs. Throws rate_limited with Retry-After and RateLimit
    * headers; a refused request is not counted.
    */
-  admitRate(userId: number): RateState {
-    const { limit } = this.user(userId);
+  admitRate(userId: number, limit: number = this.user(userId).limit): RateState {
     const r = this.limiter.tryAcquire(userId, limit);
     if (!r.admitted) {
       const seconds = retryAfterSeconds(r.retryAfterMs);
@@ -82,7 +82,7 @@ export class Metering {
    */
   reserve(userId: number, maxCost: number = DEFAULT_MAX_COST): Reservation {
     if (maxCost > 0) {
-      const { available } = balanceOf(this.db, userId);
+      const available = availableFor(this.db, userId);
       const free = available - this.reservations.of(userId);
       if (free < maxCost) {
         throw fail.paymentRequired(notEnoughCredits('request', maxCost, free, true));

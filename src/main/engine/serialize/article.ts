@@ -1,13 +1,14 @@
 import { type ArticleRow, type PostRow } from './rows';
 import { type JsonObject, storedJson, tweetObject } from './tweet';
 import { isoOffset } from './timestamps';
+import { withBigIntMembers } from './json';
 
 /** The `article` attribute (2.4); every timestamp in article details uses the `+00:00` form. */
 export function articleObject(a: ArticleRow): JsonObject {
   const stored = storedJson(a.content_state_json, {});
   const cs = (stored && typeof stored === 'object' && !Array.isArray(stored) ? stored : {}) as JsonObject;
   const media = storedJson(a.media_entities_json, []);
-  return {
+  return withBigIntMembers({
     published_at: isoOffset(a.published_at_us),
     id: a.id,
     id_str: a.id.toString(),
@@ -20,7 +21,7 @@ export function articleObject(a: ArticleRow): JsonObject {
       entityMap: Array.isArray(cs.entityMap) ? cs.entityMap : [],
     },
     media_entities: Array.isArray(media) ? media : [],
-  };
+  });
 }
 
 /** Article details (4.4): the Tweet in article shape plus created_at, user_id, user_screen_name, article. */

@@ -1,4 +1,4 @@
-import { parseJsonExact } from './json';
+import { parseJsonExact, withBigIntMembers } from './json';
 import { bool, count, type PostRow, str } from './rows';
 import { isoMicros, isoOffset } from './timestamps';
 
@@ -16,7 +16,7 @@ export type JsonObject = Record<string, unknown>;
 /** The nested User (2.2), in the spec's field order. */
 export function userObject(row: PostRow, shape: TweetShape): JsonObject {
   const user: JsonObject = {};
-  if (shape !== 'timeline') user.id = row.user_id;
+  if (shape !== 'timeline') withBigIntMembers(user).id = row.user_id;
   user.id_str = row.user_id.toString();
   user.name = row.u_name;
   user.screen_name = row.u_screen_name;
@@ -96,6 +96,7 @@ function nestedStatus(text: string | null, shape: TweetShape): unknown {
 export function tweetObject(row: PostRow, shape: TweetShape, users?: Map<bigint, JsonObject>): JsonObject {
   const detail = shape !== 'timeline';
   const t: JsonObject = {};
+  if (detail) withBigIntMembers(t);
   t.tweet_created_at = shape === 'article' ? isoOffset(row.created_at_us) : isoMicros(row.created_at_us);
   if (detail) t.id = row.id;
   t.id_str = row.id.toString();

@@ -9,9 +9,11 @@ import '../request-context';
  * status open; docs/decisions.md) before any other work. Sets request.apiUser for metering.
  */
 export function registerAuth(app: FastifyInstance, engine: Engine): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.spec !== true) return;
-    const user = authenticate(engine, bearerKey(request.headers.authorization));
-    request.apiUser = { id: user.id, name: user.name };
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.spec === true) {
+      const user = authenticate(engine, bearerKey(request.headers.authorization));
+      request.apiUser = { id: user.id, name: user.name, perMinuteLimit: user.perMinuteLimit };
+    }
+    done();
   });
 }

@@ -22,12 +22,14 @@ export function isLoopbackHost(hostHeader: string | undefined, extraHosts: Reado
  * allowed with --host) are served.
  */
 export function registerHostCheck(app: FastifyInstance, extraHosts: ReadonlySet<string>): void {
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, like every hook on the request path: no promise per request (bench/api).
+  app.addHook('onRequest', (request, _reply, done) => {
     if (!isLoopbackHost(request.headers.host, extraHosts)) {
       throw new SkeinError('forbidden', 'Forbidden host: Skein answers only requests addressed to a loopback name such as 127.0.0.1 or localhost.');
     }
     const refusal = crossOriginRefusal(request.headers.host!, request.headers.origin, request.headers['sec-fetch-site']);
     if (refusal) throw new SkeinError('forbidden', refusal);
+    done();
   });
 }
 

@@ -37,41 +37,49 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
   if (options.enabled === false) return;
   const metering = meteringOf(engine);
 
-  app.addHook('preParsing', async (request) => {
-    if (request.routeOptions.config.spec !== true) return;
-    // Auth runs first and refuses a request without a valid key; this is the backstop.
-    if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
-    const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: request.routeOptions.config.maxCost === 0 };
-    states.set(request, state);
-    state.rate = metering.admitRate(state.userId);
+  // Callback hooks: no promise per hook per request on the hot path (bench/api). A synchronous
+  // throw becomes the request's error, as a rejected promise would.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.routeOptions.config.spec === true) {
+      // Auth runs first and refuses a request without a valid key; this is the backstop.
+      if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
+      const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: request.routeOptions.config.maxCost === 0 };
+      states.set(request, state);
+      state.rate = metering.admitRate(state.userId, request.apiUser.perMinuteLimit);
+    }
+    done(null, payload);
   });
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const state = states.get(request);
-    if (!state) return;
-    state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost);
+    if (state) state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost);
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const state = states.get(request);
-    if (!state) return payload;
-    if (!state.charged && !state.free && state.reservation && reply.statusCode < 400) {
-      try {
-        await chargeRequestGrouped(request, 0);
-      } catch (err) {
+    if (!state) return done(null, payload);
+    if (state.rate) reply.headers(rateLimitHeaders(state.rate));
+    if (state.charged || state.free || !state.reservation || reply.statusCode >= 400) return done(null, payload);
+    chargeRequestGrouped(request, 0).then(
+      () => done(null, payload),
+      (err: unknown) => {
         // Only when another process spent the credits since the check; the answer is already built.
         request.log.warn({ err }, 'could not charge the minimum price of a response');
-      }
-    }
-    if (state.rate) reply.headers(rateLimitHeaders(state.rate));
-    return payload;
+        done(null, payload);
+      },
+    );
   });
 
-  const release = async (request: FastifyRequest) => {
-    states.get(request)?.reservation?.release();
-  };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  const release = (request: FastifyRequest) => states.get(request)?.reservation?.release();
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
   // Charges still queued for a group commit are written before the engine's database closes.
   app.addHook('onClose', async () => metering.flush());
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { parseSpaceId, readSpace } from '../../engine/reads';
-import { schemaError, sendRead, stringParam } from './spec-route';
+import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
 
 /**
  * Spec 4.5: space details. The spec's sample request omits `/social`; whether that form is
@@ -13,7 +13,7 @@ export function registerSpaceRoutes(app: FastifyInstance, engine: Engine): void 
       config: { spec: true, maxCost: 1 },
       schema: { querystring: { type: 'object', properties: { id: stringParam(128) }, required: ['id'] } },
       schemaErrorFormatter: schemaError,
-      preValidation: async (request) => void parseSpaceId('id', (request.query as { id?: unknown }).id),
+      preValidation: checkFirst((request) => void parseSpaceId('id', (request.query as { id?: unknown }).id)),
       handler: async (request, reply) => sendRead(request, reply, readSpace(engine, (request.query as { id: string }).id)),
     });
   }

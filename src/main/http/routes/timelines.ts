@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { checkTimelineRequest, readTimeline, TIMELINE_PAGE_SIZE, type TimelineKind } from '../../engine/reads';
-import { schemaError, sendRead, stringParam } from './spec-route';
+import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
 
 const KINDS: TimelineKind[] = ['tweets', 'tweets-and-replies'];
 
@@ -15,10 +15,10 @@ export function registerTimelineRoutes(app: FastifyInstance, engine: Engine): vo
         querystring: { type: 'object', properties: { cursor: stringParam(256) } },
       },
       schemaErrorFormatter: schemaError,
-      preValidation: async (request) => {
+      preValidation: checkFirst((request) => {
         const { user_id } = request.params as { user_id: string };
         checkTimelineRequest(engine, kind, user_id, (request.query as { cursor?: unknown }).cursor);
-      },
+      }),
       handler: async (request, reply) => {
         const { user_id } = request.params as { user_id: string };
         const { cursor } = request.query as { cursor?: string };

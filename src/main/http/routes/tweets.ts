@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { parseNumericId, readArticle, readTweet } from '../../engine/reads';
-import { schemaError, sendRead, stringParam } from './spec-route';
+import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
 
 /**
  * Spec 4.3 (both forms) and 4.4: one post's details, one article's details. Parameters are checked
@@ -13,21 +13,21 @@ export function registerTweetRoutes(app: FastifyInstance, engine: Engine): void 
     config,
     schema: { querystring: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
     schemaErrorFormatter: schemaError,
-    preValidation: async (request) => void parseNumericId('id', (request.query as { id?: unknown }).id),
+    preValidation: checkFirst((request) => void parseNumericId('id', (request.query as { id?: unknown }).id)),
     handler: async (request, reply) => sendRead(request, reply, readTweet(engine, (request.query as { id: string }).id)),
   });
   app.get('/social/tweets/:id', {
     config,
     schema: { params: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
     schemaErrorFormatter: schemaError,
-    preValidation: async (request) => void parseNumericId('id', (request.params as { id?: unknown }).id),
+    preValidation: checkFirst((request) => void parseNumericId('id', (request.params as { id?: unknown }).id)),
     handler: async (request, reply) => sendRead(request, reply, readTweet(engine, (request.params as { id: string }).id)),
   });
   app.get('/social/article/:article_id', {
     config,
     schema: { params: { type: 'object', properties: { article_id: stringParam(64) }, required: ['article_id'] } },
     schemaErrorFormatter: schemaError,
-    preValidation: async (request) => void parseNumericId('article_id', (request.params as { article_id?: unknown }).article_id),
+    preValidation: checkFirst((request) => void parseNumericId('article_id', (request.params as { article_id?: unknown }).article_id)),
     handler: async (request, reply) =>
       sendRead(request, reply, readArticle(engine, (request.params as { article_id: string }).article_id)),
   });
