@@ -130,7 +130,9 @@ export class Metering {
 
   private chargeInput(userId: number, items: number, requestRef: string) {
     return {
-      transferId: `${this.idPrefix}:${this.nextCharge++}`,
+      // Zero-padded so that a process's ids sort in the order they are made: each INSERT appends to
+      // the end of the id index instead of landing between earlier ids (fewer pages per commit).
+      transferId: `${this.idPrefix}:${String(this.nextCharge++).padStart(12, '0')}`,
       userId,
       amount: priceOf(items),
       nowMs: this.clock.nowMs(),
