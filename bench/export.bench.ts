@@ -14,7 +14,7 @@ import { claimNextJob } from '../src/main/engine/jobs/queue/claim';
 import { runnerOwner } from '../src/main/engine/jobs/queue/recover';
 import { runJob } from '../src/main/engine/jobs/run-job';
 import { TWEET_ROW_COLUMNS, type TweetRow } from '../src/main/engine/jobs/tweet-row';
-import { tweetJson } from '../src/main/engine/jobs/tweet-json';
+import { detailTweetJson } from '../src/main/engine/serialize/tweet-json';
 import { COLUMNS, flattenTweet, type Cell } from '../src/main/engine/jobs/writers/columns';
 import { buildHttpApp } from '../src/main/http/app';
 
@@ -106,7 +106,7 @@ async function baselineWrite(format: OutputFormat, engine: Engine, rows: number,
       writeSync(fd, '[');
       let buf = '';
       for (const t of storeRows(engine, rows)) {
-        buf += (n++ ? ',\n' : '\n') + tweetJson(t);
+        buf += (n++ ? ',\n' : '\n') + detailTweetJson(t);
         if (n % 1000 === 0) {
           writeSync(fd, buf);
           buf = '';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asTwitterDate, isoMicros, isoOffset, twitterDate } from '../../src/main/engine/serialize/timestamps';
+import { asTwitterDate, isoMicros, isoOffset, isoSecondsPart, twitterDate } from '../../src/main/engine/serialize/timestamps';
 
 fc.configureGlobal({ seed: 20261122 });
 
@@ -15,6 +15,20 @@ const cases: { us: bigint; micros: string; offset: string; twitter: string }[] =
 ];
 
 describe('timestamp forms', () => {
+  it('writes the date and time of any second as Date does: every day boundary, leap days, years 1970 to 9999 and beyond', () => {
+    const reference = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
+    const edges = [0, 59, 60, 3_599, 3_600, 86_399, 86_400, 951_782_399, 951_782_400, 4_107_542_399, 4_107_542_400, 253_402_300_799, 253_402_300_800, -1, -86_401];
+    for (const s of edges) expect(isoSecondsPart(s)).toBe(reference(s));
+    // Every day from 1970 to 2500 at its last second (month and year ends, 1900/2000/2100 rules).
+    for (let day = 0; day < 194_000; day++) {
+      const s = day * 86_400 + 86_399;
+      if (isoSecondsPart(s) !== reference(s)) expect(isoSecondsPart(s)).toBe(reference(s));
+    }
+    fc.assert(fc.property(fc.bigInt({ min: -62_135_596_800n, max: 300_000_000_000n }).map(Number), (s) => {
+      expect(isoSecondsPart(s)).toBe(reference(s));
+    }), { numRuns: 5_000 });
+  });
+
   it.each(cases)('$micros', ({ us, micros, offset, twitter }) => {
     expect(isoMicros(us)).toBe(micros);
     expect(isoMicros(Number(us))).toBe(micros);

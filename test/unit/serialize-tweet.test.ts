@@ -4,6 +4,10 @@ import type { PostRow, SpaceRow } from '../../src/main/engine/serialize/rows';
 import { articleDetail } from '../../src/main/engine/serialize/article';
 import { spaceObject } from '../../src/main/engine/serialize/space';
 import { detailTweet, timelineTweet } from '../../src/main/engine/serialize/tweet';
+import { detailTweetJson } from '../../src/main/engine/serialize/tweet-json';
+import { seedCorpus } from '../../src/main/engine/corpus/seed';
+import { POST_SELECT, postRowOf } from '../../src/main/engine/reads/post-select';
+import { testEngine } from '../helpers/engine';
 
 const row: PostRow = {
   id: 1800000000000000001n, user_id: 9007199254740993n, created_at_us: 1709658124123456n, full_text: 'hi', source: 'web',
@@ -16,6 +20,19 @@ const row: PostRow = {
   u_followers_count: 1n, u_friends_count: 2n, u_listed_count: 3n, u_favourites_count: 4n, u_statuses_count: 5n,
   u_created_at_us: 1539202764000000n, u_profile_banner_url: '', u_profile_image_url_https: '', u_can_dm: 1n,
 };
+
+describe('the detail Tweet written straight from the row (detailTweetJson)', () => {
+  it('is byte for byte toJson(detailTweet(row)): the hand-made row and every post of a seeded corpus', () => {
+    expect(detailTweetJson(row)).toBe(toJson(detailTweet(row)));
+    const damaged = { ...row, entities_json: '{not json', quoted_status_json: '[1,', in_reply_to_status_id: null, u_url: 'x"\\\u2028' };
+    expect(detailTweetJson(damaged)).toBe(toJson(detailTweet(damaged)));
+    const engine = testEngine();
+    seedCorpus(engine.db, { scale: 'small', seed: 7 });
+    const rows = (engine.db.prepare(POST_SELECT).safeIntegers(true).raw(true).all() as unknown[][]).map(postRowOf);
+    expect(rows.length).toBeGreaterThan(1000);
+    for (const r of rows) expect(detailTweetJson(r)).toBe(toJson(detailTweet(r)));
+  });
+});
 
 describe('tweet shapes', () => {
   it('timeline: _str ids only (no numeric id anywhere, nested user included)', () => {

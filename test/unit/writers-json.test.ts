@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadTweetRows } from '../../src/main/engine/jobs/tweet-row';
-import { tweetJson } from '../../src/main/engine/jobs/tweet-json';
+import { detailTweetJson } from '../../src/main/engine/serialize/tweet-json';
 import { readTweet } from '../../src/main/engine/reads';
 import { toJson } from '../../src/main/engine/serialize';
 import { testEngine } from '../helpers/engine';
@@ -16,8 +16,8 @@ describe('json rows', () => {
     const ids = [...convo.level1, ...convo.level2];
     const rows = loadTweetRows(engine.db, ids);
     expect(rows.map((r) => r.id)).toEqual(ids);
-    for (const row of rows) expect(tweetJson(row)).toBe(toJson(readTweet(engine, String(row.id)).value));
-    const withWallet = tweetJson(rows[0]!, 'abc');
+    for (const row of rows) expect(detailTweetJson(row)).toBe(toJson(readTweet(engine, String(row.id)).value));
+    const withWallet = detailTweetJson(rows[0]!, 'abc');
     expect(withWallet.endsWith(',"wallet_address":"abc"}')).toBe(true);
   });
 

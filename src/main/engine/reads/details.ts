@@ -4,8 +4,9 @@ import { articleDetail } from '../serialize/article';
 import type { ArticleRow, PostRow, SpaceRow } from '../serialize/rows';
 import { spaceObject } from '../serialize/space';
 import { detailTweet, type JsonObject } from '../serialize/tweet';
+import { detailTweetJson } from '../serialize/tweet-json';
 import { parseNumericId, parseSpaceId } from './params';
-import type { ReadResult } from './result';
+import type { JsonReadResult, ReadResult } from './result';
 import { postRowOf } from './post-select';
 import { statements } from './statements';
 
@@ -19,10 +20,19 @@ export function findPost(engine: ReadEngine, id: bigint): PostRow | undefined {
 
 /** Tweet details (4.3). `idRaw` is the request's `id`, from the query or the path. */
 export function readTweet(engine: ReadEngine, idRaw: unknown): ReadResult {
+  return { value: detailTweet(postOf(engine, idRaw)), items: 1 };
+}
+
+/** readTweet as JSON text, written straight from the row (the HTTP answer: no object built). */
+export function readTweetJson(engine: ReadEngine, idRaw: unknown): JsonReadResult {
+  return { json: detailTweetJson(postOf(engine, idRaw)), items: 1 };
+}
+
+function postOf(engine: ReadEngine, idRaw: unknown): PostRow {
   const id = parseNumericId('id', idRaw);
   const row = findPost(engine, id);
   if (!row) throw fail.notFound(`Tweet ${id} was not found.`);
-  return { value: detailTweet(row), items: 1 };
+  return row;
 }
 
 /** Article details (4.4): the post that carries the article, with it. */

@@ -2,7 +2,7 @@
 // IPC handlers call the same functions with the request's raw strings.
 export { readTimeline, checkTimelineRequest, type TimelinePage, type TimelineKind } from './timeline';
 export { parseNumericId, parseSpaceId } from './params';
-export { readTweet, readArticle, readSpace, findPost } from './details';
+export { readTweet, readTweetJson, readArticle, readSpace, findPost } from './details';
 export { POST_SELECT } from './post-select';
 export { TIMELINE_PAGE_SIZE } from './statements';
-export type { ReadResult } from './result';
+export type { JsonReadResult, ReadResult } from './result';

@@ -8,3 +8,9 @@ export interface ReadResult<T = JsonObject> {
   value: T;
   items: number;
 }
+
+/** A read already written as the spec's JSON text (the HTTP answer), and its items. */
+export interface JsonReadResult {
+  json: string;
+  items: number;
+}

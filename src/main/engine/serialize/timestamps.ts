@@ -39,9 +39,33 @@ function split(us: Micros): { seconds: number; micros: number } {
   return { seconds: Number(seconds), micros: Number(micros) };
 }
 
-/** "YYYY-MM-DDTHH:MM:SS" of whole seconds since the epoch. */
-function isoSecondsPart(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19);
+/** 10000-01-01T00:00:00Z: from here on the year has five digits and Date's own form is used. */
+const YEAR_10000_S = 253_402_300_800;
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * "YYYY-MM-DDTHH:MM:SS" of whole seconds since the epoch. From 1970 to 9999 by arithmetic (Howard
+ * Hinnant's civil_from_days): a post detail writes two of these, and Date plus toISOString plus
+ * slice took ~1.7 µs each against ~0.3. Other instants take Date's form, which is the reference.
+ */
+export function isoSecondsPart(seconds: number): string {
+  if (!(seconds >= 0 && seconds < YEAR_10000_S)) return new Date(seconds * 1000).toISOString().slice(0, 19);
+  const days = Math.floor(seconds / 86_400);
+  const inDay = seconds - days * 86_400;
+  // civil_from_days on the proleptic Gregorian calendar, eras of 400 years starting 0000-03-01.
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1_460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(inDay / 3_600);
+  const minutes = Math.floor((inDay - hours * 3_600) / 60);
+  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(inDay % 60)}`;
 }
 
 /** `2018-10-10T20:19:24.123456Z` from epoch microseconds. */

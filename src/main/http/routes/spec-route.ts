@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, FastifySchemaValidationError, preValidationHookHandler } from 'fastify';
 import { fail } from '../errors';
 import { toJson } from '../../engine/serialize/json';
-import type { ReadResult } from '../../engine/reads/result';
+import type { JsonReadResult, ReadResult } from '../../engine/reads/result';
 import { chargeRequestGrouped } from '../plugins/metering';
 
 // Shared parts of the spec's read routes: input schemas, their error messages, and the reply.
@@ -36,8 +36,8 @@ export function checkFirst(check: (request: FastifyRequest) => void): preValidat
 }
 
 /** Sends a read's JSON once its items are charged and committed (the metering plugin's price rule). */
-export async function sendRead(request: FastifyRequest, reply: FastifyReply, result: ReadResult<unknown>): Promise<string> {
-  const body = toJson(result.value);
+export async function sendRead(request: FastifyRequest, reply: FastifyReply, result: ReadResult<unknown> | JsonReadResult): Promise<string> {
+  const body = 'json' in result ? result.json : toJson(result.value);
   await chargeRequestGrouped(request, result.items);
   void reply.type('application/json; charset=utf-8');
   return body;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
-import { parseNumericId, readArticle, readTweet } from '../../engine/reads';
+import { parseNumericId, readArticle, readTweetJson } from '../../engine/reads';
 import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
 
 /**
@@ -14,14 +14,14 @@ export function registerTweetRoutes(app: FastifyInstance, engine: Engine): void 
     schema: { querystring: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
     schemaErrorFormatter: schemaError,
     preValidation: checkFirst((request) => void parseNumericId('id', (request.query as { id?: unknown }).id)),
-    handler: async (request, reply) => sendRead(request, reply, readTweet(engine, (request.query as { id: string }).id)),
+    handler: async (request, reply) => sendRead(request, reply, readTweetJson(engine, (request.query as { id: string }).id)),
   });
   app.get('/social/tweets/:id', {
     config,
     schema: { params: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
     schemaErrorFormatter: schemaError,
     preValidation: checkFirst((request) => void parseNumericId('id', (request.params as { id?: unknown }).id)),
-    handler: async (request, reply) => sendRead(request, reply, readTweet(engine, (request.params as { id: string }).id)),
+    handler: async (request, reply) => sendRead(request, reply, readTweetJson(engine, (request.params as { id: string }).id)),
   });
   app.get('/social/article/:article_id', {
     config,

@@ -1,4 +1,4 @@
-import { isoMicros } from '../timestamps';
+import { isoMicros } from '../../serialize/timestamps';
 import type { TweetRow } from '../tweet-row';
 
 // THE column set of CSV and XLSX output (docs/api.md "Jobs and data files"): one row per Tweet,
@@ -86,7 +86,7 @@ export function flattenTweet(r: TweetRow, wallet: string): Cell[] {
     r.full_text,
     r.lang,
     r.source,
-    r.u_id.toString(),
+    r.user_id.toString(),
     r.u_screen_name,
     r.u_name,
     r.u_verified !== 0n,

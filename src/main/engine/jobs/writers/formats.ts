@@ -1,5 +1,5 @@
 import type { OutputFormat } from '../job-row';
-import { tweetJson } from '../tweet-json';
+import { detailTweetJson } from '../../serialize/tweet-json';
 import type { TweetRow } from '../tweet-row';
 import { flattenTweet } from './columns';
 import { csvHeader, csvLine } from './csv';
@@ -30,7 +30,7 @@ const json: StagedFormat = {
   encode(rows, wallets, rowsBefore) {
     let out = '';
     rows.forEach((r, i) => {
-      out += (rowsBefore + i === 0 ? '\n' : ',\n') + tweetJson(r, wallets[i]);
+      out += (rowsBefore + i === 0 ? '\n' : ',\n') + detailTweetJson(r, wallets[i]);
     });
     return out;
   },
