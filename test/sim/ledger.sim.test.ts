@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/main/engine/clock';
 import { SkeinError } from '../../src/main/engine/errors';
 import { SeededIds } from '../../src/main/engine/ids';
 import {
-  balanceOf, charge, chargeBatch, checkInvariants, getHold, grant, holdForJob, openHolds, postFromHold, voidHold,
+  balanceOf, charge, chargeBatch, chargeGroup, checkInvariants, getHold, grant, holdForJob, openHolds, findTransfer, postFromHold, voidHold,
 } from '../../src/main/engine/ledger';
 import { type Admission, Metering } from '../../src/main/engine/metering';
 import { openDb } from '../../src/main/engine/store/db';
@@ -96,6 +96,24 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
             expect(available()).toBeLessThan(amount);
           }
           refused[r] = (refused[r] ?? 0) + 1;
+        } else if (op < 0.25 && random() < 0.5) {
+          what = "a group of one user's request prices as one transfer (the metering's group commit)";
+          const amounts = Array.from({ length: 1 + int(8) }, () => 1 + int(25));
+          const transferId = `grp:${n++}`;
+          const before = m.posted;
+          const outcomes = chargeGroup(db, { transferId, userId: user, amounts, nowMs: now() });
+          amounts.forEach((amount, i) => {
+            const o = outcomes[i]!;
+            if (available() >= amount) {
+              expect('ok' in o).toBe(true);
+              m.posted -= amount;
+            } else {
+              expect('err' in o && o.err instanceof SkeinError && o.err.code).toBe('payment_required');
+            }
+          });
+          const posted = before - m.posted;
+          // One transfer for what was accepted; none when nothing was.
+          expect(findTransfer(db, transferId)?.amount).toBe(posted > 0 ? posted : undefined);
         } else if (op < 0.25) {
           what = 'a batch of charges (a group commit of requests) with retries and conflicts';
           const batch = Array.from({ length: 1 + int(8) }, () => {

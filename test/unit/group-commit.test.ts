@@ -21,19 +21,30 @@ function setup(credits: number) {
 const settle = async <T,>(ps: Promise<T>[]) => Promise.allSettled(ps);
 
 describe('grouped request charges', () => {
-  it('commits the charges of one event-loop turn together, one transfer each, nothing before', async () => {
+  it('commits the charges of one event-loop turn together: one transfer per user for their sum, nothing before', async () => {
     const { db, user, metering } = setup(100);
+    const other = db.addUser('other');
     const before = transfersOf(db, user).length;
     const pending = Array.from({ length: 10 }, (_, i) => metering.chargeGrouped(metering.admit(user, 3), i % 3, `GET /r/${i}`));
+    pending.push(metering.chargeGrouped(metering.admit(other, 1), 0, 'GET /other'));
     // Nothing is written until the turn ends: the callers are still waiting for their commit.
     expect(transfersOf(db, user).length).toBe(before);
     const results = await Promise.all(pending);
-    expect(results.every((r) => r.created)).toBe(true);
     const lines = transfersOf(db, user).slice(before);
-    expect(lines.map((l) => l.amount)).toEqual([1, 1, 2, 1, 1, 2, 1, 1, 2, 1]);
-    expect(new Set(lines.map((l) => l.id)).size).toBe(10);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ amount: 13, memo: expect.stringMatching(/^10 requests: GET \/r\/0, GET \/r\/1, .*GET \/r\/9$/) });
+    // Every request of the group resolves to the transfer that paid for it.
+    expect(results.slice(0, 10).every((r) => r.transfer.id === lines[0]!.id && r.created)).toBe(true);
+    expect(transfersOf(db, other).at(-1)).toMatchObject({ amount: 1, memo: 'GET /other' });
     expect(balanceOf(db, user).available).toBe(100 - 13);
     expect(checkInvariants(db)).toEqual([]);
+  });
+
+  it('gives a request alone its own transfer and memo, as before groups', async () => {
+    const { db, user, metering } = setup(100);
+    await metering.chargeGrouped(metering.admit(user, 1), 1, 'GET /alone');
+    await metering.chargeGrouped(metering.admit(user, 1), 1, 'GET /next');
+    expect(transfersOf(db, user).slice(-2).map((l) => [l.amount, l.memo])).toEqual([[1, 'GET /alone'], [1, 'GET /next']]);
   });
 
   it('keeps each reservation until its group commits, so requests admitted meanwhile cannot overspend', async () => {
@@ -52,12 +63,16 @@ describe('grouped request charges', () => {
     const { db, user, metering } = setup(10);
     const a = metering.admit(user, 1);
     const b = metering.admit(user, 1);
-    // Another process spends 9 credits after both were admitted (reservations are per process).
+    const c = metering.admit(user, 1);
+    // Another process spends 9 credits after they were admitted (reservations are per process).
     charge(db, { transferId: 'elsewhere', userId: user, amount: 9, nowMs: 0 });
-    const results = await settle([metering.chargeGrouped(a, 1, 'GET /a'), metering.chargeGrouped(b, 1, 'GET /b')]);
+    const results = await settle([metering.chargeGrouped(a, 1, 'GET /a'), metering.chargeGrouped(b, 1, 'GET /b'), metering.chargeGrouped(c, 0, 'GET /c')]);
     expect(results[0]!.status).toBe('fulfilled');
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'payment_required' } });
+    expect(results[2]).toMatchObject({ status: 'rejected', reason: { code: 'payment_required' } });
     expect(balanceOf(db, user).available).toBe(0);
+    // The group's transfer holds what was accepted: the first request's credit only.
+    expect(transfersOf(db, user).at(-1)).toMatchObject({ amount: 1 });
     expect(checkInvariants(db)).toEqual([]);
     // Both reservations were given back: a later grant is fully available.
     metering.admit(user, 0).reservation.release();

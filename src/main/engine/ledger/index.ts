@@ -1,6 +1,6 @@
 // The ledger's public API (signatures documented in README.md next to this file).
 export { grant, type GrantInput } from './grant';
-export { charge, chargeBatch, type ChargeInput, type ChargeOutcome } from './charge';
+export { charge, chargeBatch, chargeGroup, type ChargeInput, type ChargeOutcome, type GroupChargeInput } from './charge';
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
 export { availableFor, balanceOf } from './balance';
 export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';
