@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import type { Db } from '../store/db';
+import { memoized } from '../memo';
 import { hashKey, KEY_PATTERN } from './format';
 
 export interface AuthenticatedUser {
@@ -77,16 +78,5 @@ export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string):
 
 // A script sends the same key on every request: its SHA-256 (~2 µs of a ~100 µs request) is
 // remembered. Only the hash, a pure function of the key, is kept; the row is read every time, so a
-// revocation (from any process) applies to the next request. Bounded: a client cycling through
-// random well-formed keys only refills the map.
-const MAX_REMEMBERED_HASHES = 1024;
-const hashes = new Map<string, string>();
-
-function hashOf(key: string): string {
-  let hash = hashes.get(key);
-  if (hash === undefined) {
-    if (hashes.size >= MAX_REMEMBERED_HASHES) hashes.clear();
-    hashes.set(key, (hash = hashKey(key)));
-  }
-  return hash;
-}
+// revocation (from any process) applies to the next request.
+const hashOf = memoized(1024, hashKey);

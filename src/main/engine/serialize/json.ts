@@ -2,6 +2,8 @@
 // cannot write (BigInt throws) and JSON.parse cannot read (rounds above 2^53 = 9007199254740992).
 // toJson writes BigInt as its digits; parseJsonExact reads integers beyond 2^53 back as BigInt.
 
+import { memoized } from '../memo';
+
 /** Thrown by RawJson.toJSON so that the native fast path hands the value to the writer below. */
 const NEEDS_WRITER = Symbol('needs the exact writer');
 
@@ -47,19 +49,8 @@ export function withBigIntMembers<T extends object>(o: T): T {
   return o;
 }
 
-// Object keys repeat on every response; their quoted forms are kept (bounded: keys of stored
-// objects from imports are not ours to count).
-const MAX_QUOTED_KEYS = 4096;
-const quotedKeys = new Map<string, string>();
-
-function quotedKey(key: string): string {
-  let q = quotedKeys.get(key);
-  if (q === undefined) {
-    if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
-    quotedKeys.set(key, (q = JSON.stringify(key)));
-  }
-  return q;
-}
+// Object keys repeat on every response; their quoted forms are remembered.
+const quotedKey = memoized(4096, (key) => JSON.stringify(key));
 
 // Stored objects nest a few levels (content_state blocks: 4); 256 stops a crafted import from
 // overflowing the stack while leaving far more room than any real object needs.
