@@ -111,8 +111,8 @@ export class Metering {
   }
 
   /**
-   * charge() committed together with the other charges of this event-loop turn (GroupCommit).
-   * Await it before answering. The reservation holds until the group commits, so requests admitted
+   * charge() committed together with the other charges of this event-loop turn (GroupCommit: one
+   * transfer per user for the group's sum, each request checked alone). Await it before answering. The reservation holds until the group commits, so requests admitted
    * meanwhile still see these credits as promised.
    */
   async chargeGrouped(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): Promise<TransferResult> {
