@@ -1,7 +1,7 @@
 import { balanceOf, grant, transfersOf, type LedgerLine } from '../engine/ledger';
 import { SkeinError } from '../engine/errors';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
-import { openExistingDataDir, userByName } from './open-data-dir';
+import { withExistingDataDir, userByName } from './open-data-dir';
 
 // `skein credits grant` and `skein credits ledger`: add credits, and read a user's transfers with
 // the available balance after each one (every credit accounted for).
@@ -27,8 +27,7 @@ function grantCmd(argv: string[]): number {
   if (amount === undefined) throw new UsageError('--amount N is required.');
   const memo = values.memo as string | undefined;
   if (memo !== undefined && memo.length > 500) throw new UsageError('--memo takes at most 500 characters.');
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     const nowMs = engine.clock.nowMs();
     // --id makes a scripted grant safe to retry: the same id grants once.
@@ -46,9 +45,7 @@ function grantCmd(argv: string[]): number {
       throw err;
     }
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 
 interface Line {
@@ -76,8 +73,7 @@ function ledgerCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } });
   if (help) return printUsage(creditsCommand);
   const limit = intOption(values.limit, 'limit', { min: 1, max: 1_000_000 }) ?? 100;
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     const last: Line[] = [];
     let total = 0;
@@ -104,8 +100,6 @@ function ledgerCmd(argv: string[]): number {
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const r of rows) console.log(r.map((cell, c) => (c === 2 || c === 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 

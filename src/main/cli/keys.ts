@@ -3,7 +3,7 @@ import { SkeinError } from '../engine/errors';
 import { createKey, listKeys, revokeKey } from '../engine/keys';
 import { balanceOf, grant } from '../engine/ledger';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
-import { openExistingDataDir } from './open-data-dir';
+import { withExistingDataDir } from './open-data-dir';
 
 // `skein keys create | revoke | list`: the spec's "per user" keys. A key is printed once and
 // stored only as its SHA-256.
@@ -90,8 +90,7 @@ function revoke(argv: string[]): number {
   const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } }, true);
   if (help) return printUsage(keysCommand);
   if (positionals.length !== 1) throw new UsageError('give one key: the whole key, its prefix (sk_ and 8 hex) or its number from skein keys list.');
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const r = asUsage(() => revokeKey(engine, positionals[0]!));
     if (values.json === true) {
       console.log(JSON.stringify({ key_id: r.keyId, prefix: r.prefix, user: r.userName, revoked_now: r.revokedNow, revoked_at: new Date(r.revokedAtMs).toISOString() }));
@@ -101,16 +100,13 @@ function revoke(argv: string[]): number {
         : `Key ${r.keyId} (${r.prefix}...) of ${r.userName} was already revoked on ${new Date(r.revokedAtMs).toISOString()}.`);
     }
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 
 function list(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } });
   if (help) return printUsage(keysCommand);
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const users = listKeys(engine.db);
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     if (values.json === true) {
@@ -132,7 +128,5 @@ function list(argv: string[]): number {
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }

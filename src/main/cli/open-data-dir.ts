@@ -7,11 +7,21 @@ import { UsageError } from './command';
  * Opens the engine of an existing data dir for a short CLI command. It runs beside a running app
  * safely: SQLite WAL plus the busy timeout, and each command is one short write transaction.
  */
-export function openExistingDataDir(dataDir: string): Engine {
+function openExistingDataDir(dataDir: string): Engine {
   if (!existsSync(dbFileOf(dataDir))) {
     throw new UsageError(`No Skein data in ${dataDir}: start the app or 'skein serve' once, or pass --data-dir.`);
   }
   return createEngine({ dataDir });
+}
+
+/** Runs a short CLI command on the engine of an existing data dir, closing it however it ends. */
+export function withExistingDataDir<T>(dataDir: string, command: (engine: Engine) => T): T {
+  const engine = openExistingDataDir(dataDir);
+  try {
+    return command(engine);
+  } finally {
+    engine.close();
+  }
 }
 
 /** The api user named on the command line, or a usage error that lists what exists. */

@@ -1,6 +1,6 @@
 import { balanceOf } from '../engine/ledger';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
-import { openExistingDataDir, userByName } from './open-data-dir';
+import { withExistingDataDir, userByName } from './open-data-dir';
 
 // `skein users list` and `skein users set-limit`: the api users, their rate limits and credits.
 // A new limit applies to the running app's next request (the limiter reads it per request).
@@ -27,8 +27,7 @@ interface UserRow {
 function list(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } });
   if (help) return printUsage(usersCommand);
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const rows = engine.db
       .prepare(
         `SELECT u.id, u.name, u.builtin, u.per_minute_limit,
@@ -51,9 +50,7 @@ function list(argv: string[]): number {
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
     for (const r of table) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 
 function setLimit(argv: string[]): number {
@@ -61,14 +58,11 @@ function setLimit(argv: string[]): number {
   if (help) return printUsage(usersCommand);
   const perMinute = intOption(values['per-minute'], 'per-minute', { min: 1, max: MAX_PER_MINUTE });
   if (perMinute === undefined) throw new UsageError('--per-minute N is required.');
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     engine.db.prepare('UPDATE api_users SET per_minute_limit = ? WHERE id = ?').run(perMinute, user.id);
     console.log(`${user.name}: ${perMinute} requests per minute (was ${user.per_minute_limit}). A running app applies it to the next request.`);
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 

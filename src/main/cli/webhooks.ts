@@ -1,7 +1,7 @@
 import { SkeinError } from '../engine/errors';
 import { listDeliveries, setWebhook, webhookSettings } from '../engine/webhooks';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
-import { openExistingDataDir, userByName } from './open-data-dir';
+import { withExistingDataDir, userByName } from './open-data-dir';
 
 // `skein webhooks set|clear|show`: a user's webhook URL (spec 5: "entered on the Settings page"),
 // its optional signing secret, and the log of deliveries. Works beside a running app.
@@ -33,38 +33,31 @@ function setCmd(argv: string[]): number {
   if (help) return printUsage(webhooksCommand);
   if (typeof values.url !== 'string') throw new UsageError('--url URL is required.');
   if (values.secret !== undefined && values['no-secret']) throw new UsageError('--secret and --no-secret exclude each other.');
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     const secret = values['no-secret'] ? null : (values.secret as string | undefined);
     const s = asUsage(() => setWebhook(engine.db, user.id, values.url as string, secret));
     console.log(`Webhook of ${user.name}: ${s.url}${s.hasSecret ? ' (signed: X-Skein-Signature)' : ''}. Every finished job is announced there.`);
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 
 function clearCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' } });
   if (help) return printUsage(webhooksCommand);
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     setWebhook(engine.db, user.id, null, null);
     console.log(`Webhook of ${user.name} cleared; finished jobs are no longer announced.`);
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 
 function showCmd(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } });
   if (help) return printUsage(webhooksCommand);
   const limit = intOption(values.limit, 'limit', { min: 1, max: 1000 }) ?? 20;
-  const engine = openExistingDataDir(dataDir);
-  try {
+  return withExistingDataDir(dataDir, (engine) => {
     const user = userByName(engine, values.user);
     const settings = webhookSettings(engine.db, user.id);
     const deliveries = listDeliveries(engine.db, user.id, limit);
@@ -80,8 +73,6 @@ function showCmd(argv: string[]): number {
       console.log(`${when}  job ${d.job_id}  ${outcome}${d.duration_ms === null ? '' : `  ${d.duration_ms} ms`}  ${d.url}`);
     }
     return 0;
-  } finally {
-    engine.close();
-  }
+  });
 }
 

@@ -1,21 +1,13 @@
+import type { CorpusSummary } from '../../../shared/contract';
 import type { Db } from '../store/db';
 import type { Tour } from './seed/tour';
 
 // Figures for the home screen: what the corpus holds, and the tour of notable ids.
 
-export interface CorpusSummary {
-  users: number;
-  posts: number;
-  /** Posts that reply to another post. */
-  replies: number;
-  articles: number;
-  spaces: number;
-  /** Epoch ms of the oldest and newest post, null for an empty corpus. */
-  first_post_ms: number | null;
-  last_post_ms: number | null;
-}
+/** The contract's corpus figures without the tour (handlers/corpus.ts adds it). */
+export type CorpusFigures = Omit<CorpusSummary, 'tour'>;
 
-export function getCorpusSummary(db: Db): CorpusSummary {
+export function getCorpusSummary(db: Db): CorpusFigures {
   const one = (sql: string) => Number((db.prepare(sql).pluck().get() as number | null) ?? 0);
   // The newest and oldest posts by id (snowflake order) are one index probe each; min/max over
   // created_at_us would scan every row of a million-post corpus.

@@ -51,7 +51,6 @@ export class GroupCommit {
       if (mine) mine.push(q);
       else byUser.set(q.input.userId, [q]);
     }
-    const outcomes = new Map<Queued, ChargeOutcome>();
     try {
       if (!this.db.open) throw new Error('The database is closed; the charge was not written.');
       inWriteTx(this.db, () => {
@@ -65,10 +64,10 @@ export class GroupCommit {
               nowMs: first.nowMs,
               memo: memoOf(mine.map((q) => q.input.memo ?? '')),
             });
-            mine.forEach((q, i) => outcomes.set(q, results[i]!));
+            mine.forEach((q, i) => (q.outcome = results[i]));
           } catch (err) {
             // This user's group only (an unknown user): chargeGroup rolled back its own savepoint.
-            for (const q of mine) outcomes.set(q, { err });
+            for (const q of mine) q.outcome = { err };
           }
         }
       });
@@ -78,10 +77,10 @@ export class GroupCommit {
       for (const q of group) q.reject(err);
       return;
     }
-    for (const q of group) {
-      const o = outcomes.get(q)!;
-      if ('ok' in o) q.resolve(o.ok);
-      else q.reject(o.err);
+    // Settled only now that the transaction has committed.
+    for (const { outcome, resolve, reject } of group) {
+      if (outcome && 'ok' in outcome) resolve(outcome.ok);
+      else reject(outcome?.err);
     }
   }
 }
@@ -95,6 +94,8 @@ function memoOf(memos: string[]): string {
 
 interface Queued {
   input: ChargeInput;
+  /** Set inside the transaction, acted on after it commits. */
+  outcome?: ChargeOutcome;
   resolve: (r: TransferResult) => void;
   reject: (err: unknown) => void;
 }

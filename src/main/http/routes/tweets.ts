@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
 import type { Engine } from '../../engine/engine';
-import { parseNumericId, readArticle, readTweetJson } from '../../engine/reads';
+import { parseNumericId, readArticle, readTweetJson, type JsonReadResult, type ReadResult } from '../../engine/reads';
 import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
 
 /**
@@ -8,27 +8,23 @@ import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
  * in preValidation, before metering's balance check, so a malformed id is 422 and never 402.
  */
 export function registerTweetRoutes(app: FastifyInstance, engine: Engine): void {
-  const config = { spec: true, maxCost: 1 };
-  app.get('/social/statuses/show', {
-    config,
-    schema: { querystring: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
+  app.get('/social/statuses/show', byNumericId('querystring', 'id', (id) => readTweetJson(engine, id)));
+  app.get('/social/tweets/:id', byNumericId('params', 'id', (id) => readTweetJson(engine, id)));
+  app.get('/social/article/:article_id', byNumericId('params', 'article_id', (id) => readArticle(engine, id)));
+}
+
+/** A 1-credit read of one object named by a numeric id, given in the query (`?id=`) or the path. */
+function byNumericId(
+  from: 'querystring' | 'params',
+  name: string,
+  read: (id: unknown) => ReadResult | JsonReadResult,
+): RouteShorthandOptionsWithHandler {
+  const idOf = (request: FastifyRequest) => ((from === 'params' ? request.params : request.query) as Record<string, unknown>)[name];
+  return {
+    config: { spec: true, maxCost: 1 },
+    schema: { [from]: { type: 'object', properties: { [name]: stringParam(64) }, required: [name] } },
     schemaErrorFormatter: schemaError,
-    preValidation: checkFirst((request) => void parseNumericId('id', (request.query as { id?: unknown }).id)),
-    handler: async (request, reply) => sendRead(request, reply, readTweetJson(engine, (request.query as { id: string }).id)),
-  });
-  app.get('/social/tweets/:id', {
-    config,
-    schema: { params: { type: 'object', properties: { id: stringParam(64) }, required: ['id'] } },
-    schemaErrorFormatter: schemaError,
-    preValidation: checkFirst((request) => void parseNumericId('id', (request.params as { id?: unknown }).id)),
-    handler: async (request, reply) => sendRead(request, reply, readTweetJson(engine, (request.params as { id: string }).id)),
-  });
-  app.get('/social/article/:article_id', {
-    config,
-    schema: { params: { type: 'object', properties: { article_id: stringParam(64) }, required: ['article_id'] } },
-    schemaErrorFormatter: schemaError,
-    preValidation: checkFirst((request) => void parseNumericId('article_id', (request.params as { article_id?: unknown }).article_id)),
-    handler: async (request, reply) =>
-      sendRead(request, reply, readArticle(engine, (request.params as { article_id: string }).article_id)),
-  });
+    preValidation: checkFirst((request) => void parseNumericId(name, idOf(request))),
+    handler: async (request, reply) => sendRead(request, reply, read(idOf(request))),
+  };
 }
