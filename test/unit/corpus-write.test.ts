@@ -59,6 +59,13 @@ describe('corpus write: timestamps', () => {
     ['Wed Oct 10 20:19:24 +0000 2018', us('2018-10-10T20:19:24Z')],
     ['2026-02-30T00:00:00Z', NaN],
     ['2026-13-01T00:00:00Z', NaN],
+    // Years 0 to 99 are those years, not 1900 to 1999 (Date.UTC's reading).
+    ['0050-06-01T00:00:00Z', -60576249600000000],
+    ['0000-01-01T00:00:00Z', -62167219200000000],
+    ['9999-12-31T23:59:59Z', 253402300799000000],
+    // A four-digit year only after the offset: outside 0000-9999 UTC is refused.
+    ['0000-01-01T00:30:00+01:00', NaN],
+    ['9999-12-31T23:30:00-01:00', NaN],
     ['yesterday', NaN],
   ])('reads %s', (text, expected) => {
     expect(parseTimestampUs(text)).toBe(expected);

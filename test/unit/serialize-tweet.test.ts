@@ -1,12 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/main/engine/serialize/json';
 import type { PostRow, SpaceRow } from '../../src/main/engine/serialize/rows';
 import { articleDetail } from '../../src/main/engine/serialize/article';
 import { spaceObject } from '../../src/main/engine/serialize/space';
 import { detailTweet, timelineTweet } from '../../src/main/engine/serialize/tweet';
+import { DETAIL_TWEET_JSON } from '../../src/main/engine/serialize/tweet-json-sql';
 import { detailTweetJson } from '../../src/main/engine/serialize/tweet-json';
 import { seedCorpus } from '../../src/main/engine/corpus/seed';
-import { POST_SELECT, postRowOf } from '../../src/main/engine/reads/post-select';
+import { POST_COLUMNS, POST_FROM, POST_SELECT, postRowOf } from '../../src/main/engine/reads/post-select';
+import type { Db } from '../../src/main/engine/store/db';
 import { testEngine } from '../helpers/engine';
 
 const row: PostRow = {
@@ -21,16 +24,91 @@ const row: PostRow = {
   u_created_at_us: 1539202764000000n, u_profile_banner_url: '', u_profile_image_url_https: '', u_can_dm: 1n,
 };
 
-describe('the detail Tweet written straight from the row (detailTweetJson)', () => {
-  it('is byte for byte toJson(detailTweet(row)): the hand-made row and every post of a seeded corpus', () => {
-    expect(detailTweetJson(row)).toBe(toJson(detailTweet(row)));
-    const damaged = { ...row, entities_json: '{not json', quoted_status_json: '[1,', in_reply_to_status_id: null, u_url: 'x"\\\u2028' };
-    expect(detailTweetJson(damaged)).toBe(toJson(detailTweet(damaged)));
+/**
+ * Stores `r` (its author too) as the importers would, then writes it three ways: SQLite's text,
+ * the jobs' writer (detailTweetJson) and the reference, toJson(detailTweet(row)).
+ */
+function bothWays(db: Db, r: PostRow): { sql: string; jobs: string; js: string } {
+  db.prepare(`INSERT OR REPLACE INTO social_users (id, screen_name, screen_name_lower, name, location, url, description, protected,
+      verified, followers_count, friends_count, listed_count, favourites_count, statuses_count, created_at_us, profile_banner_url,
+      profile_image_url_https, can_dm, retrieved_at_ms)
+    VALUES (?, ?, lower(?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`).run(
+    r.user_id, r.u_screen_name, r.u_screen_name, r.u_name, r.u_location, r.u_url, r.u_description, r.u_protected, r.u_verified,
+    r.u_followers_count, r.u_friends_count, r.u_listed_count, r.u_favourites_count, r.u_statuses_count, r.u_created_at_us,
+    r.u_profile_banner_url, r.u_profile_image_url_https, r.u_can_dm,
+  );
+  db.prepare(`INSERT OR REPLACE INTO posts (id, user_id, created_at_us, full_text, source, truncated, in_reply_to_status_id,
+      in_reply_to_user_id, in_reply_to_screen_name, quoted_status_id, is_quote_status, quote_count, reply_count, retweet_count,
+      favorite_count, views_count, bookmark_count, lang, entities_json, quoted_status_json, retweeted_status_json,
+      conversation_id, retrieved_at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`).run(
+    r.id, r.user_id, r.created_at_us, r.full_text, r.source, r.truncated, r.in_reply_to_status_id, r.in_reply_to_user_id,
+    r.in_reply_to_screen_name, r.quoted_status_id, r.is_quote_status, r.quote_count, r.reply_count, r.retweet_count,
+    r.favorite_count, r.views_count, r.bookmark_count, r.lang, r.entities_json, r.quoted_status_json, r.retweeted_status_json, r.id,
+  );
+  const sql = db.prepare(`SELECT ${DETAIL_TWEET_JSON} ${POST_FROM} WHERE p.id = ?`).pluck().safeIntegers(true).get(r.id) as string;
+  const stored = postRowOf(db.prepare(`${POST_SELECT} WHERE p.id = ?`).safeIntegers(true).raw(true).get(r.id) as unknown[]);
+  return { sql, jobs: detailTweetJson(stored), js: toJson(detailTweet(stored)) };
+}
+
+describe('the detail Tweet written by SQLite (DETAIL_TWEET_JSON) and by the jobs\' writer (detailTweetJson)', () => {
+  it('is byte for byte toJson(detailTweet(row)): a hand-made row, a damaged one, every post of a seeded corpus', () => {
     const engine = testEngine();
-    seedCorpus(engine.db, { scale: 'small', seed: 7 });
-    const rows = (engine.db.prepare(POST_SELECT).safeIntegers(true).raw(true).all() as unknown[][]).map(postRowOf);
+    const once = bothWays(engine.db, row);
+    expect(once.sql).toBe(once.js);
+    expect(once.jobs).toBe(once.js);
+    const damaged = { ...row, entities_json: '{not json', quoted_status_json: '[1,', in_reply_to_status_id: null, u_url: 'x"\\\u2028' };
+    const twice = bothWays(engine.db, damaged);
+    expect(twice.sql).toBe(twice.js);
+    expect(twice.jobs).toBe(twice.js);
+    expect(twice.sql).toContain('"quoted_status":null,');
+    expect(twice.sql).toContain('"entities":{"user_mentions":[],"urls":[],"hashtags":[],"symbols":[]}');
+    const seeded = testEngine();
+    seedCorpus(seeded.db, { scale: 'small', seed: 7 });
+    const rows = seeded.db.prepare(`SELECT ${DETAIL_TWEET_JSON}, ${POST_COLUMNS} ${POST_FROM}`).safeIntegers(true).raw(true).all() as unknown[][];
     expect(rows.length).toBeGreaterThan(1000);
-    for (const r of rows) expect(detailTweetJson(r)).toBe(toJson(detailTweet(r)));
+    for (const [json, ...columns] of rows) {
+      const stored = postRowOf(columns);
+      expect(json).toBe(toJson(detailTweet(stored)));
+      expect(detailTweetJson(stored)).toBe(json);
+    }
+  });
+
+  it('agrees with detailTweet on random rows: any text, ids up to 2^63-1, times from year 0000 to 9999, odd stored JSON', () => {
+    const engine = testEngine();
+    // Characters JSON escapes or that trip writers: controls, quotes, backslash, U+2028, a lone surrogate
+    // (stored as U+FFFD), astral code points.
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u001f', '\b', '\n', '"', '\\', '/', '\u2028', '\ud800', '\u007f', 'é', '😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 12 });
+    const id = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n });
+    const flag = fc.constantFrom(0n, 1n, 2n);
+    const count = fc.bigInt({ min: 0n, max: 2n ** 40n });
+    // 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z, the range the importers accept.
+    const time = fc.bigInt({ min: -62_167_219_200_000_000n, max: 253_402_300_799_999_999n });
+    // Stored JSON as our writers store it (stringifyExact: JSON.stringify's canonical text), or damaged.
+    const json = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.record({ user_mentions: fc.jsonValue(), urls: fc.array(fc.jsonValue()), hashtags: fc.jsonValue() }).map((v) => JSON.stringify(v)),
+      fc.constantFrom('{"id":12345678901234567890,"n":[1.5,-2.5e-8]}', '{not json', '', '[]', 'null'),
+    );
+    const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
+    const randomRow = fc.record({
+      id, user_id: id, created_at_us: time, full_text: text, source: text, truncated: flag,
+      in_reply_to_status_id: nullable(id), in_reply_to_user_id: nullable(id), in_reply_to_screen_name: nullable(text),
+      quoted_status_id: nullable(id), is_quote_status: flag, quote_count: count, reply_count: count, retweet_count: count,
+      favorite_count: count, views_count: count, bookmark_count: count, lang: text, entities_json: json,
+      quoted_status_json: nullable(json), retweeted_status_json: nullable(json),
+      u_screen_name: text, u_name: text, u_location: text, u_url: nullable(text), u_description: text, u_protected: flag,
+      u_verified: flag, u_followers_count: count, u_friends_count: count, u_listed_count: count, u_favourites_count: count,
+      u_statuses_count: count, u_created_at_us: time, u_profile_banner_url: text, u_profile_image_url_https: text, u_can_dm: flag,
+    }) satisfies fc.Arbitrary<PostRow>;
+    fc.assert(
+      fc.property(randomRow, (r) => {
+        const { sql, jobs, js } = bothWays(engine.db, r);
+        expect(sql).toBe(js);
+        expect(jobs).toBe(js);
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

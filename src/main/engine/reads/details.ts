@@ -4,7 +4,6 @@ import { articleDetail } from '../serialize/article';
 import type { ArticleRow, PostRow, SpaceRow } from '../serialize/rows';
 import { spaceObject } from '../serialize/space';
 import { detailTweet, type JsonObject } from '../serialize/tweet';
-import { detailTweetJson } from '../serialize/tweet-json';
 import { parseNumericId, parseSpaceId } from './params';
 import type { JsonReadResult, ReadResult } from './result';
 import { postRowOf } from './post-select';
@@ -23,23 +22,28 @@ export function readTweet(engine: ReadEngine, idRaw: unknown): ReadResult {
   return { value: detailTweet(postOf(engine, idRaw)), items: 1 };
 }
 
-/** readTweet as JSON text, written straight from the row (the HTTP answer: no object built). */
+/** readTweet as JSON text, written by SQLite (serialize/tweet-json-sql.ts): the HTTP answer. */
 export function readTweetJson(engine: ReadEngine, idRaw: unknown): JsonReadResult {
-  return { json: detailTweetJson(postOf(engine, idRaw)), items: 1 };
+  const id = parseNumericId('id', idRaw);
+  const json = statements(engine.db).postJson.get(id) as string | undefined;
+  if (json === undefined) throw notFound(id);
+  return { json, items: 1 };
 }
 
 function postOf(engine: ReadEngine, idRaw: unknown): PostRow {
   const id = parseNumericId('id', idRaw);
   const row = findPost(engine, id);
-  if (!row) throw fail.notFound(`Tweet ${id} was not found.`);
+  if (!row) throw notFound(id);
   return row;
 }
+
+const notFound = (id: bigint) => fail.notFound(`Tweet ${id} was not found.`);
 
 /** Article details (4.4): the post that carries the article, with it. */
 export function readArticle(engine: ReadEngine, articleIdRaw: unknown): ReadResult {
   const id = parseNumericId('article_id', articleIdRaw);
   const row = findPost(engine, id);
-  if (!row) throw fail.notFound(`Tweet ${id} was not found.`);
+  if (!row) throw notFound(id);
   const article = statements(engine.db).article.get(id) as ArticleRow | undefined;
   if (!article) throw fail.notFound(`Tweet ${id} was not found with an article: it carries no article.`);
   return { value: articleDetail(row, article), items: 1 };

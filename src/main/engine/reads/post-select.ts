@@ -17,7 +17,10 @@ export const POST_COLUMNS = /* sql */ `p.id, p.user_id, p.created_at_us, p.full_
   u.profile_banner_url AS u_profile_banner_url, u.profile_image_url_https AS u_profile_image_url_https,
   u.can_dm AS u_can_dm`;
 
-export const POST_SELECT = /* sql */ `SELECT ${POST_COLUMNS} FROM posts p JOIN social_users u ON u.id = p.user_id`;
+/** The FROM clause POST_COLUMNS (and serialize/tweet-json-sql.ts's expression) are written over. */
+export const POST_FROM = /* sql */ `FROM posts p JOIN social_users u ON u.id = p.user_id`;
+
+export const POST_SELECT = /* sql */ `SELECT ${POST_COLUMNS} ${POST_FROM}`;
 
 // The SELECT's columns in order, for statements read in raw mode (arrays): better-sqlite3 builds
 // a row object property by property, which for these 38 columns costs about as much as the query

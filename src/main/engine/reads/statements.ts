@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
-import { POST_SELECT } from './post-select';
+import { DETAIL_TWEET_JSON } from '../serialize/tweet-json-sql';
+import { POST_FROM, POST_SELECT } from './post-select';
 
 // The reads' prepared statements, made once per connection: preparing costs more than running
 // a one-row lookup. Every statement reads integers as BigInt, so ids stay exact.
@@ -9,6 +10,8 @@ export interface ReadStatements {
   timelineAll: Statement;
   timelineTweets: Statement;
   post: Statement;
+  /** One post's detail Tweet as JSON text (pluck: the string itself), or undefined. */
+  postJson: Statement;
   article: Statement;
   space: Statement;
 }
@@ -32,6 +35,7 @@ export function statements(db: Db): ReadStatements {
         `${POST_SELECT} WHERE p.user_id = ? AND p.in_reply_to_status_id IS NULL AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`,
       ),
       post: prepRaw(`${POST_SELECT} WHERE p.id = ?`),
+      postJson: prep(`SELECT ${DETAIL_TWEET_JSON} ${POST_FROM} WHERE p.id = ?`).pluck(),
       article: prep(
         'SELECT id, title, preview_text, cover_url, published_at_us, content_state_json, media_entities_json FROM articles WHERE post_id = ?',
       ),

@@ -9,11 +9,22 @@ const V1 = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Se
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+// The spec's forms have four-digit years, and the detail Tweet's SQL (serialize/tweet-json-sql.ts)
+// writes years 0000 to 9999: a time that lands outside them (an offset past either end) is refused.
+const FIRST_MS = -62_167_219_200_000; // 0000-01-01T00:00:00Z
+const END_MS = 253_402_300_800_000; // 10000-01-01T00:00:00Z
+
 function utcUs(y: number, mo: number, d: number, h: number, mi: number, s: number, fracUs: number, offsetMin: number): number {
-  const ms = Date.UTC(y, mo, d, h, mi, s);
-  // Date.UTC rolls 2026-02-30 over to March 2nd; a date that does not exist is refused instead.
-  if (!Number.isFinite(ms) || mo < 0 || mo > 11 || h > 23 || mi > 59 || s > 59 || new Date(ms).getUTCDate() !== d) return NaN;
-  return (ms - offsetMin * 60_000) * 1000 + fracUs;
+  // setUTCFullYear, because Date.UTC reads years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo, d);
+  date.setUTCHours(h, mi, s, 0);
+  const ms = date.getTime();
+  // A date that does not exist (2026-02-30 would roll over to March 2nd) is refused instead.
+  if (!Number.isFinite(ms) || mo < 0 || mo > 11 || h > 23 || mi > 59 || s > 59 || date.getUTCDate() !== d) return NaN;
+  const utcMs = ms - offsetMin * 60_000;
+  if (utcMs < FIRST_MS || utcMs >= END_MS) return NaN;
+  return utcMs * 1000 + fracUs;
 }
 
 /** Microseconds since the epoch of any timestamp form the sources use, or NaN. */
