@@ -4,6 +4,8 @@ export interface ApiUser {
   id: number;
   name: string;
   perMinuteLimit: number;
+  /** Available credits as read with the key (Metering.reserve says when it is still current). */
+  credits: { available: number; atLedgerCommit: number };
 }
 
 declare module 'fastify' {

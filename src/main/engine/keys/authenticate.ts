@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import type { Db } from '../store/db';
+import { availableSql, ledgerCommits } from '../ledger';
 import { memoized } from '../memo';
 import { hashKey, KEY_PATTERN } from './format';
 
@@ -11,6 +12,8 @@ export interface AuthenticatedUser {
   keyId: number;
   /** The user's rate limit, read with the key so that metering needs no query of its own. */
   perMinuteLimit: number;
+  /** The user's available credits when the key was read, with ledgerCommits() then (see Metering.reserve). */
+  credits: { available: number; atLedgerCommit: number };
 }
 
 interface Row {
@@ -20,6 +23,7 @@ interface Row {
   user_id: number;
   name: string;
   per_minute_limit: number;
+  available: number;
 }
 
 // last_used_at_ms is for the settings screen ("used 3 minutes ago"): writing it on every request
@@ -33,8 +37,10 @@ function stmts(db: Db) {
   let s = cache.get(db);
   if (!s) {
     s = {
-      find: db.prepare(`SELECT k.id AS key_id, k.revoked_at_ms, k.last_used_at_ms, u.id AS user_id, u.name, u.per_minute_limit
-        FROM api_keys k JOIN api_users u ON u.id = k.user_id WHERE k.hash = ?`),
+      // The balance comes with the key: one statement instead of two on every metered request.
+      find: db.prepare(`SELECT k.id AS key_id, k.revoked_at_ms, k.last_used_at_ms, u.id AS user_id, u.name, u.per_minute_limit,
+          ${availableSql('a')} AS available
+        FROM api_keys k JOIN api_users u ON u.id = k.user_id JOIN ledger_accounts a ON a.user_id = u.id WHERE k.hash = ?`),
       touch: db.prepare('UPDATE api_keys SET last_used_at_ms = ? WHERE id = ?'),
     };
     cache.set(db, s);
@@ -73,7 +79,13 @@ export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string):
       // timestamp is refreshed on a later request.
     }
   }
-  return { id: row.user_id, name: row.name, keyId: row.key_id, perMinuteLimit: row.per_minute_limit };
+  return {
+    id: row.user_id,
+    name: row.name,
+    keyId: row.key_id,
+    perMinuteLimit: row.per_minute_limit,
+    credits: { available: row.available, atLedgerCommit: ledgerCommits(engine.db) },
+  };
 }
 
 // A script sends the same key on every request: its SHA-256 (~2 µs of a ~100 µs request) is

@@ -21,9 +21,12 @@ export function balanceOf(db: Db, userId: number): Balance {
  * instead of a row (the check runs on every metered request).
  */
 export function availableFor(db: Db, userId: number): number {
-  const available = prep(db, 'SELECT credits_posted - debits_posted - debits_pending FROM ledger_accounts WHERE user_id = ?').pluck().get(userId) as
+  const available = prep(db, `SELECT ${availableSql('ledger_accounts')} FROM ledger_accounts WHERE user_id = ?`).pluck().get(userId) as
     | number
     | undefined;
   if (available === undefined) throw fail.notFound(`No api user with id ${userId}.`);
   return available;
 }
+
+/** availableOf() as SQL over a ledger_accounts row named `account`, for queries that join it. */
+export const availableSql = (account: string): string => `${account}.credits_posted - ${account}.debits_posted - ${account}.debits_pending`;

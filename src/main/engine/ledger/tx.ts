@@ -15,6 +15,9 @@ export function inWriteTx<T>(db: Db, fn: () => T): T {
     try {
       const result = fn();
       prep(db, 'RELEASE ledger').run();
+      // Counted now: the caller's transaction commits or rolls back later, and a count too many
+      // only makes a reader look again.
+      written(db);
       return result;
     } catch (err) {
       prep(db, 'ROLLBACK TO ledger').run();
@@ -26,9 +29,23 @@ export function inWriteTx<T>(db: Db, fn: () => T): T {
   try {
     const result = fn();
     prep(db, 'COMMIT').run();
+    written(db);
     return result;
   } catch (err) {
     if (db.inTransaction) prep(db, 'ROLLBACK').run();
     throw err;
   }
+}
+
+const commits = new WeakMap<Db, number>();
+const written = (db: Db) => commits.set(db, (commits.get(db) ?? 0) + 1);
+
+/**
+ * How many ledger writes this process made on `db` so far (committed, or released into a
+ * caller's transaction). A balance read earlier is still current when this has not moved, as far
+ * as this process goes: another process's spend is caught by the ledger itself when the charge
+ * is written.
+ */
+export function ledgerCommits(db: Db): number {
+  return commits.get(db) ?? 0;
 }

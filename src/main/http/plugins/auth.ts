@@ -12,7 +12,7 @@ export function registerAuth(app: FastifyInstance, engine: Engine): void {
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config.spec === true) {
       const user = authenticate(engine, bearerKey(request.headers.authorization));
-      request.apiUser = { id: user.id, name: user.name, perMinuteLimit: user.perMinuteLimit };
+      request.apiUser = { id: user.id, name: user.name, perMinuteLimit: user.perMinuteLimit, credits: user.credits };
     }
     done();
   });

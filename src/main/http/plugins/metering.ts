@@ -52,7 +52,7 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
 
   app.addHook('preHandler', (request, _reply, done) => {
     const state = states.get(request);
-    if (state) state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost);
+    if (state) state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost, request.apiUser?.credits);
     done();
   });
 
