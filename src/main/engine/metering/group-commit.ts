@@ -27,9 +27,10 @@ export class GroupCommit {
     private readonly maxGroup = 256,
   ) {}
 
-  charge(input: ChargeInput): Promise<TransferResult> {
+  /** Queues a charge; `settled` runs once its outcome is known (the caller's reservation release). */
+  charge(input: ChargeInput, settled?: () => void): Promise<TransferResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      this.queue.push({ input, resolve, reject, settled });
       if (this.queue.length >= this.maxGroup) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -74,11 +75,15 @@ export class GroupCommit {
     } catch (err) {
       // The transaction failed (disk full, the lock not obtained within busy_timeout): nothing of
       // the group was written, so every charge in it fails.
-      for (const q of group) q.reject(err);
+      for (const q of group) {
+        q.settled?.();
+        q.reject(err);
+      }
       return;
     }
     // Settled only now that the transaction has committed.
-    for (const { outcome, resolve, reject } of group) {
+    for (const { outcome, resolve, reject, settled } of group) {
+      settled?.();
       if (outcome && 'ok' in outcome) resolve(outcome.ok);
       else reject(outcome?.err);
     }
@@ -98,4 +103,5 @@ interface Queued {
   outcome?: ChargeOutcome;
   resolve: (r: TransferResult) => void;
   reject: (err: unknown) => void;
+  settled?: () => void;
 }

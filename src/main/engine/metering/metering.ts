@@ -116,15 +116,14 @@ export class Metering {
 
   /**
    * charge() committed together with the other charges of this event-loop turn (GroupCommit: one
-   * transfer per user for the group's sum, each request checked alone). Await it before answering. The reservation holds until the group commits, so requests admitted
-   * meanwhile still see these credits as promised.
+   * transfer per user for the group's sum, each request checked alone). Await it before answering.
+   * The reservation holds until the group commits, so requests admitted meanwhile still see these
+   * credits as promised.
    */
-  async chargeGrouped(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): Promise<TransferResult> {
-    try {
-      return await this.groups.charge(this.chargeInput(admission.userId, items, requestRef));
-    } finally {
-      admission.reservation.release();
-    }
+  chargeGrouped(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): Promise<TransferResult> {
+    // The release rides on the queue entry rather than an async wrapper's finally: one promise per
+    // request instead of three (bench/api).
+    return this.groups.charge(this.chargeInput(admission.userId, items, requestRef), () => admission.reservation.release());
   }
 
   /** Commits the queued grouped charges now (before the database closes). */

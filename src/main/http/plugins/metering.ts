@@ -61,7 +61,9 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
     if (!state) return done(null, payload);
     if (state.rate) reply.headers(rateLimitHeaders(state.rate));
     if (state.charged || state.free || !state.reservation || reply.statusCode >= 400) return done(null, payload);
-    chargeRequestGrouped(request, 0).then(
+    const charged = chargeRequestGrouped(request, 0);
+    if (!charged) return done(null, payload);
+    charged.then(
       () => done(null, payload),
       (err: unknown) => {
         // Only when another process spent the credits since the check; the answer is already built.
@@ -99,11 +101,11 @@ export function chargeRequest(request: FastifyRequest, items: number): void {
 /**
  * chargeRequest() for a route that is not inside a transaction of its own (the reads): the charge
  * joins this event-loop turn's group commit. Await it before sending the answer; it rejects with
- * payment_required like chargeRequest() throws.
+ * payment_required like chargeRequest() throws. Undefined when there is nothing to charge.
  */
-export async function chargeRequestGrouped(request: FastifyRequest, items: number): Promise<void> {
+export function chargeRequestGrouped(request: FastifyRequest, items: number): Promise<unknown> | undefined {
   const state = chargeable(request);
-  if (state) await state.metering.chargeGrouped({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
+  return state?.metering.chargeGrouped({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
 }
 
 /** The request's metering state when it still has to be charged; marks it charged. */

@@ -25,6 +25,6 @@ function byNumericId(
     schema: { [from]: { type: 'object', properties: { [name]: stringParam(64) }, required: [name] } },
     schemaErrorFormatter: schemaError,
     preValidation: checkFirst((request) => void parseNumericId(name, idOf(request))),
-    handler: async (request, reply) => sendRead(request, reply, read(idOf(request))),
+    handler: (request, reply) => sendRead(request, reply, read(idOf(request))),
   };
 }
