@@ -16,15 +16,27 @@ const MAX_MEMO_CHARS = 500;
  * ran a WAL checkpoint every ~200 charges, ~300 µs CPU per metered request against ~100 µs for the
  * rest; a transfer per request still cost ~40 µs. A group touches its pages once and inserts one
  * row per user. With one request at a time a group is that one request: its own transfer and memo.
+ *
+ * A group stays open while the turns of the event loop keep adding to it (at most maxTurns turns):
+ * requests that arrive while it forms join it, and a turn that adds nothing closes it, so a lone
+ * request waits one extra turn (microseconds) and a busy server commits fewer, larger groups
+ * (bench/api, 16 in flight: 9 requests a group when it committed after the first turn, 13 to 14
+ * now, ~10% less CPU per request in paired runs).
  */
 export class GroupCommit {
   private queue: Queued[] = [];
+  /** The open group's number; a scheduled check of an earlier group (flushed meanwhile) stands down. */
+  private generation = 0;
   private scheduled = false;
+  private turns = 0;
+  private seen = 0;
 
   constructor(
     private readonly db: Db,
     /** At most this many charges per transaction, so one group never holds the write lock long. */
     private readonly maxGroup = 256,
+    /** At most this many turns of the event loop a group stays open, so a response waits little. */
+    private readonly maxTurns = 4,
   ) {}
 
   /** Queues a charge; `settled` runs once its outcome is known (the caller's reservation release). */
@@ -34,8 +46,18 @@ export class GroupCommit {
       if (this.queue.length >= this.maxGroup) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        // setImmediate: after the poll phase, so the requests parsed in this turn join the group.
-        setImmediate(() => this.flush());
+        this.turns = 0;
+        this.seen = 0;
+        const generation = this.generation;
+        // setImmediate: after the poll phase, so the requests parsed in a turn join the group.
+        const check = () => {
+          if (generation !== this.generation) return;
+          const grew = this.queue.length > this.seen;
+          this.seen = this.queue.length;
+          if (grew && ++this.turns < this.maxTurns) setImmediate(check);
+          else this.flush();
+        };
+        setImmediate(check);
       }
     });
   }
@@ -43,6 +65,7 @@ export class GroupCommit {
   /** Commits what is queued now. Also called directly before the database closes. */
   flush(): void {
     this.scheduled = false;
+    this.generation++;
     const group = this.queue;
     if (group.length === 0) return;
     this.queue = [];
