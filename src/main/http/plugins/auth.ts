@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { authenticate, bearerKey } from '../../engine/keys';
 import '../request-context';
+import { onSpecRoutes } from '../spec-hooks';
 
 /**
  * Spec section 5: every spec endpoint (route config `spec: true`) needs `Authorization: Bearer
@@ -9,11 +10,11 @@ import '../request-context';
  * status open; docs/decisions.md) before any other work. Sets request.apiUser for metering.
  */
 export function registerAuth(app: FastifyInstance, engine: Engine): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.spec === true) {
+  onSpecRoutes(app, () => ({
+    onRequest(request, _reply, done) {
       const user = authenticate(engine, bearerKey(request.headers.authorization));
       request.apiUser = { id: user.id, name: user.name, perMinuteLimit: user.perMinuteLimit, credits: user.credits };
-    }
-    done();
-  });
+      done();
+    },
+  }));
 }

@@ -5,6 +5,7 @@ import { rateLimitHeaders, type RateState } from '../../engine/limits';
 import { type Metering, meteringOf } from '../../engine/metering';
 import type { Reservation } from '../../engine/metering/reservations';
 import '../request-context';
+import { onSpecRoutes } from '../spec-hooks';
 
 // Metering of spec routes (config `spec: true`), after auth has set request.apiUser:
 // - preParsing: the rate limit. Every request with a valid key counts, whatever its parameters
@@ -37,51 +38,48 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
   if (options.enabled === false) return;
   const metering = meteringOf(engine);
 
-  // Callback hooks: no promise per hook per request on the hot path (bench/api). A synchronous
-  // throw becomes the request's error, as a rejected promise would.
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.routeOptions.config.spec === true) {
+  const release = (request: FastifyRequest) => states.get(request)?.reservation?.release();
+  // Callback hooks on the spec routes only (spec-hooks.ts): no promise per hook per request on the
+  // hot path (bench/api). A synchronous throw becomes the request's error, as a rejected promise would.
+  onSpecRoutes(app, (config) => ({
+    preParsing(request, _reply, payload, done) {
       // Auth runs first and refuses a request without a valid key; this is the backstop.
       if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
-      const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: request.routeOptions.config.maxCost === 0 };
+      const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: config.maxCost === 0 };
       states.set(request, state);
       state.rate = metering.admitRate(state.userId, request.apiUser.perMinuteLimit);
-    }
-    done(null, payload);
-  });
-
-  app.addHook('preHandler', (request, _reply, done) => {
-    const state = states.get(request);
-    if (state) state.reservation = metering.reserve(state.userId, request.routeOptions.config.maxCost, request.apiUser?.credits);
-    done();
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const state = states.get(request);
-    if (!state) return done(null, payload);
-    if (state.rate) reply.headers(rateLimitHeaders(state.rate));
-    if (state.charged || state.free || !state.reservation || reply.statusCode >= 400) return done(null, payload);
-    const charged = chargeRequestGrouped(request, 0);
-    if (!charged) return done(null, payload);
-    charged.then(
-      () => done(null, payload),
-      (err: unknown) => {
-        // Only when another process spent the credits since the check; the answer is already built.
-        request.log.warn({ err }, 'could not charge the minimum price of a response');
-        done(null, payload);
-      },
-    );
-  });
-
-  const release = (request: FastifyRequest) => states.get(request)?.reservation?.release();
-  app.addHook('onResponse', (request, _reply, done) => {
-    release(request);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    release(request);
-    done();
-  });
+      done(null, payload);
+    },
+    preHandler(request, _reply, done) {
+      const state = states.get(request);
+      if (state) state.reservation = metering.reserve(state.userId, config.maxCost, request.apiUser?.credits);
+      done();
+    },
+    onSend(request, reply, payload, done) {
+      const state = states.get(request);
+      if (!state) return done(null, payload);
+      if (state.rate) reply.headers(rateLimitHeaders(state.rate));
+      if (state.charged || state.free || !state.reservation || reply.statusCode >= 400) return done(null, payload);
+      const charged = chargeRequestGrouped(request, 0);
+      if (!charged) return done(null, payload);
+      charged.then(
+        () => done(null, payload),
+        (err: unknown) => {
+          // Only when another process spent the credits since the check; the answer is already built.
+          request.log.warn({ err }, 'could not charge the minimum price of a response');
+          done(null, payload);
+        },
+      );
+    },
+    onResponse(request, _reply, done) {
+      release(request);
+      done();
+    },
+    onRequestAbort(request, done) {
+      release(request);
+      done();
+    },
+  }));
   // Charges still queued for a group commit are written before the engine's database closes.
   app.addHook('onClose', async () => metering.flush());
 }
