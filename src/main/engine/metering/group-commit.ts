@@ -6,7 +6,7 @@ import type { Db } from '../store/db';
 const MAX_MEMO_CHARS = 500;
 
 /**
- * Request charges committed in groups: the charges queued in one turn of the event loop are
+ * Request charges committed in groups: the charges queued while a group is open (below) are
  * written in one transaction, one transfer per user for the sum of that user's requests (the
  * ledger's chargeGroup: each request is still checked against the balance and refused alone). The
  * caller awaits its charge before answering, so a response never goes out for a charge that is not

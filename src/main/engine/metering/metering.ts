@@ -115,7 +115,7 @@ export class Metering {
   }
 
   /**
-   * charge() committed together with the other charges of this event-loop turn (GroupCommit: one
+   * charge() committed together with the other charges of its group (GroupCommit: one
    * transfer per user for the group's sum, each request checked alone). Await it before answering.
    * The reservation holds until the group commits, so requests admitted meanwhile still see these
    * credits as promised.

@@ -13,7 +13,7 @@ import { onSpecRoutes } from '../spec-hooks';
 // - preHandler (after validation, so a bad parameter answers 422 rather than 402): the balance
 //   against config.maxCost (default 1; 0 = free), 402 before any work.
 // - the route calls chargeRequest(request, items) once its answer is built: max(1, items); reads
-//   await chargeRequestGrouped() instead, which commits with the other charges of the same turn.
+//   await chargeRequestGrouped() instead, which commits with the other charges of its group.
 // - onSend: RateLimit-Policy and RateLimit headers on every spec response, errors included.
 //   A successful spec response whose route never charged still costs 1 (the price's minimum).
 // - onResponse / onRequestAbort: the reservation is released however the request ended.
@@ -98,7 +98,7 @@ export function chargeRequest(request: FastifyRequest, items: number): void {
 
 /**
  * chargeRequest() for a route that is not inside a transaction of its own (the reads): the charge
- * joins this event-loop turn's group commit. Await it before sending the answer; it rejects with
+ * joins the open group commit. Await it before sending the answer; it rejects with
  * payment_required like chargeRequest() throws. Undefined when there is nothing to charge.
  */
 export function chargeRequestGrouped(request: FastifyRequest, items: number): Promise<unknown> | undefined {
