@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/main/engine/clock';
 import { SeededIds } from '../../src/main/engine/ids';
-import { balanceOf, charge, checkInvariants, grant, ledgerCommits, transfersOf } from '../../src/main/engine/ledger';
+import { balanceOf, charge, checkInvariants, grant, ledgerWrites, transfersOf } from '../../src/main/engine/ledger';
 import { Metering } from '../../src/main/engine/metering';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerDb } from '../helpers/ledger-db';
@@ -93,18 +93,18 @@ describe('grouped request charges', () => {
   it('checks the balance read with the key only while no ledger write of this process came after it', async () => {
     const { db, user, metering } = setup(10);
     // As authenticate() reads it: the balance and the ledger's write count at that moment.
-    const readWithKey = { available: balanceOf(db, user).available, atLedgerCommit: ledgerCommits(db) };
+    const readWithKey = { available: balanceOf(db, user).available, atLedgerWrite: ledgerWrites(db) };
     // Still current: used as is (a made-up 0 shows it is the value read, not a new read).
     expect(() => metering.reserve(user, 1, { ...readWithKey, available: 0 })).toThrow(expect.objectContaining({ code: 'payment_required' }));
     // A grouped charge commits: the count moves, and the request reads the balance again (2 left).
     await metering.chargeGrouped(metering.admit(user, 8), 8, 'GET /spend');
-    expect(ledgerCommits(db)).toBeGreaterThan(readWithKey.atLedgerCommit);
+    expect(ledgerWrites(db)).toBeGreaterThan(readWithKey.atLedgerWrite);
     expect(() => metering.reserve(user, 3, readWithKey)).toThrow(expect.objectContaining({ code: 'payment_required' }));
     metering.reserve(user, 2, readWithKey).release();
     // A write inside a caller's transaction (a savepoint) counts too, before that transaction commits.
-    const mark = ledgerCommits(db);
+    const mark = ledgerWrites(db);
     db.transaction(() => grant(db, { transferId: 'more', userId: user, amount: 5, nowMs: 0 }))();
-    expect(ledgerCommits(db)).toBeGreaterThan(mark);
+    expect(ledgerWrites(db)).toBeGreaterThan(mark);
   });
 
   it('keeps a group open while the next turns of the event loop add to it, at most four turns', async () => {

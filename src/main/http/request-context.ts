@@ -5,7 +5,7 @@ export interface ApiUser {
   name: string;
   perMinuteLimit: number;
   /** Available credits as read with the key (Metering.reserve says when it is still current). */
-  credits: { available: number; atLedgerCommit: number };
+  credits: { available: number; atLedgerWrite: number };
 }
 
 declare module 'fastify' {

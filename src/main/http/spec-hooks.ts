@@ -6,8 +6,10 @@ type RouteHooks = { [K in HookName]?: NonNullable<RouteOptions[K]> extends infer
 
 /**
  * Adds hooks to every spec route (config `spec: true`) registered after this call, after the
- * route's own hooks of the same kind. `make` sees the route's config, so a hook knows its route's
- * settings (maxCost) without asking per request.
+ * route's own hooks of the same kind; app.ts calls it (through auth and metering) before it
+ * registers any route, and test/integration/api-auth.test.ts asks every spec path for its key.
+ * `make` sees the route's config, so a hook knows its route's settings (maxCost) without asking
+ * per request.
  *
  * Why route hooks rather than app hooks that test `request.routeOptions.config.spec`: that getter
  * builds a 13-field object on every read, and the spec pipeline read it four times per request

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import type { Db } from '../store/db';
-import { availableSql, ledgerCommits } from '../ledger';
+import { availableSql, ledgerWrites } from '../ledger';
 import { memoized } from '../memo';
 import { hashKey, KEY_PATTERN } from './format';
 
@@ -12,8 +12,8 @@ export interface AuthenticatedUser {
   keyId: number;
   /** The user's rate limit, read with the key so that metering needs no query of its own. */
   perMinuteLimit: number;
-  /** The user's available credits when the key was read, with ledgerCommits() then (see Metering.reserve). */
-  credits: { available: number; atLedgerCommit: number };
+  /** The user's available credits when the key was read, with ledgerWrites() then (see Metering.reserve). */
+  credits: { available: number; atLedgerWrite: number };
 }
 
 interface Row {
@@ -84,7 +84,7 @@ export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string):
     name: row.name,
     keyId: row.key_id,
     perMinuteLimit: row.per_minute_limit,
-    credits: { available: row.available, atLedgerCommit: ledgerCommits(engine.db) },
+    credits: { available: row.available, atLedgerWrite: ledgerWrites(engine.db) },
   };
 }
 

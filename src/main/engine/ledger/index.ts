@@ -3,7 +3,7 @@ export { grant, type GrantInput } from './grant';
 export { charge, chargeBatch, chargeGroup, type ChargeInput, type ChargeOutcome, type GroupChargeInput } from './charge';
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
 export { availableFor, availableSql, balanceOf } from './balance';
-export { ledgerCommits } from './tx';
+export { ledgerWrites } from './tx';
 export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';
 export { startLedger, type ReleasedHold } from './start';
 export { transfersOf, type LedgerLine } from './history';

@@ -37,8 +37,8 @@ export function inWriteTx<T>(db: Db, fn: () => T): T {
   }
 }
 
-const commits = new WeakMap<Db, number>();
-const written = (db: Db) => commits.set(db, (commits.get(db) ?? 0) + 1);
+const writes = new WeakMap<Db, number>();
+const written = (db: Db) => writes.set(db, (writes.get(db) ?? 0) + 1);
 
 /**
  * How many ledger writes this process made on `db` so far (committed, or released into a
@@ -46,6 +46,6 @@ const written = (db: Db) => commits.set(db, (commits.get(db) ?? 0) + 1);
  * as this process goes: another process's spend is caught by the ledger itself when the charge
  * is written.
  */
-export function ledgerCommits(db: Db): number {
-  return commits.get(db) ?? 0;
+export function ledgerWrites(db: Db): number {
+  return writes.get(db) ?? 0;
 }

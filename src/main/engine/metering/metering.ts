@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import type { IdSource } from '../ids';
-import { availableFor, balanceOf, charge, ledgerCommits, openHolds } from '../ledger';
+import { availableFor, balanceOf, charge, ledgerWrites, openHolds } from '../ledger';
 import { prep } from '../ledger/prep';
 import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
@@ -79,14 +79,14 @@ export class Metering {
   /**
    * Step 2: the balance. Throws payment_required when the available balance, less what running
    * requests were promised, is below maxCost. maxCost 0 (a free endpoint) always passes.
-   * `known`: the balance read with the API key (authenticate), used when no ledger transaction
-   * of this process committed since, which for a GET is always (its hooks run in one pass), so
+   * `known`: the balance read with the API key (authenticate), used when no ledger write
+   * of this process came since, which for a GET is always (its hooks run in one pass), so
    * the request reads one row fewer. A spend by another process meanwhile is caught where it is
    * caught anyway: the ledger refuses the charge (payment_required), it never overdraws.
    */
-  reserve(userId: number, maxCost: number = DEFAULT_MAX_COST, known?: { available: number; atLedgerCommit: number }): Reservation {
+  reserve(userId: number, maxCost: number = DEFAULT_MAX_COST, known?: { available: number; atLedgerWrite: number }): Reservation {
     if (maxCost > 0) {
-      const available = known?.atLedgerCommit === ledgerCommits(this.db) ? known.available : availableFor(this.db, userId);
+      const available = known?.atLedgerWrite === ledgerWrites(this.db) ? known.available : availableFor(this.db, userId);
       const free = available - this.reservations.of(userId);
       if (free < maxCost) {
         throw fail.paymentRequired(notEnoughCredits('request', maxCost, free, true));
