@@ -6,6 +6,8 @@ export const USAGE_ACCOUNT_ID = 2;
 
 /** The largest single movement: 10^12 credits, far above any real grant, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
+/** A transfer's memo holds at most this many characters (migration 020's CHECK). */
+export const MAX_MEMO_CHARS = 500;
 
 export type TransferKind = 'posted' | 'pending' | 'post_pending' | 'void_pending';
 

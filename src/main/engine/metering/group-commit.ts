@@ -1,9 +1,6 @@
-import { type ChargeInput, type ChargeOutcome, chargeGroup, type TransferResult } from '../ledger';
+import { type ChargeInput, type ChargeOutcome, chargeGroup, MAX_MEMO_CHARS, type TransferResult } from '../ledger';
 import { inWriteTx } from '../ledger/tx';
 import type { Db } from '../store/db';
-
-/** A transfer's memo holds at most this many characters (the ledger's CHECK). */
-const MAX_MEMO_CHARS = 500;
 
 /**
  * Request charges committed in groups: the charges queued while a group is open (below) are
@@ -28,8 +25,6 @@ export class GroupCommit {
   /** The open group's number; a scheduled check of an earlier group (flushed meanwhile) stands down. */
   private generation = 0;
   private scheduled = false;
-  private turns = 0;
-  private seen = 0;
 
   constructor(
     private readonly db: Db,
@@ -46,15 +41,15 @@ export class GroupCommit {
       if (this.queue.length >= this.maxGroup) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        this.turns = 0;
-        this.seen = 0;
         const generation = this.generation;
+        let turns = 0;
+        let seen = 0;
         // setImmediate: after the poll phase, so the requests parsed in a turn join the group.
         const check = () => {
           if (generation !== this.generation) return;
-          const grew = this.queue.length > this.seen;
-          this.seen = this.queue.length;
-          if (grew && ++this.turns < this.maxTurns) setImmediate(check);
+          const grew = this.queue.length > seen;
+          seen = this.queue.length;
+          if (grew && ++turns < this.maxTurns) setImmediate(check);
           else this.flush();
         };
         setImmediate(check);
@@ -113,7 +108,7 @@ export class GroupCommit {
   }
 }
 
-/** One request: its own memo. Several: "3 requests: GET /a, GET /b, GET /c", cut at 500 characters. */
+/** One request: its own memo. Several: "3 requests: GET /a, GET /b, GET /c", cut at MAX_MEMO_CHARS. */
 function memoOf(memos: string[]): string {
   if (memos.length === 1) return memos[0]!;
   const text = `${memos.length} requests: ${memos.join(', ')}`;

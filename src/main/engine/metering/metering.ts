@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import type { IdSource } from '../ids';
-import { availableFor, balanceOf, charge, ledgerWrites, openHolds } from '../ledger';
+import { availableFor, balanceOf, charge, ledgerWrites, MAX_MEMO_CHARS, openHolds } from '../ledger';
 import { prep } from '../ledger/prep';
 import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
@@ -139,7 +139,7 @@ export class Metering {
       userId,
       amount: priceOf(items),
       nowMs: this.clock.nowMs(),
-      memo: requestRef.slice(0, 500),
+      memo: requestRef.slice(0, MAX_MEMO_CHARS),
     };
   }
 

@@ -14,7 +14,7 @@ export function registerSpaceRoutes(app: FastifyInstance, engine: Engine): void 
       schema: { querystring: { type: 'object', properties: { id: stringParam(128) }, required: ['id'] } },
       schemaErrorFormatter: schemaError,
       preValidation: checkFirst((request) => void parseSpaceId('id', (request.query as { id?: unknown }).id)),
-      handler: async (request, reply) => sendRead(request, reply, readSpace(engine, (request.query as { id: string }).id)),
+      handler: (request, reply) => sendRead(request, reply, readSpace(engine, (request.query as { id: string }).id)),
     });
   }
 }
