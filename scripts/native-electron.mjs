@@ -1,16 +1,17 @@
-// Electron's ABI differs from Node's, so one build of better-sqlite3 and keytar cannot serve both.
-// node_modules keeps the Node build (tests, CLI, headless mode); this script copies the two
-// packages to native/electron/ and rebuilds that copy against Electron's headers. The desktop
-// shell loads the copy (src/main/desktop/native.ts); nothing else ever sees it.
+// Electron's ABI differs from Node's, so one build of better-sqlite3 cannot serve both.
+// node_modules keeps the Node build (tests, CLI, headless mode); this script copies the package
+// to native/electron/ and rebuilds that copy against Electron's headers. The desktop shell loads
+// the copy (src/main/desktop/native.ts); nothing else ever sees it. The keychain binding,
+// @napi-rs/keyring, is N-API: one prebuilt binary serves Node and Electron, so it is not copied.
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 
 const require = createRequire(join(root, 'package.json'));
-export const NATIVE_MODULES = ['better-sqlite3', 'keytar'];
+export const NATIVE_MODULES = ['better-sqlite3'];
 // Packages the native modules require at run time, copied beside them.
-const RUNTIME_DEPS = ['bindings', 'file-uri-to-path', 'node-addon-api'];
+const RUNTIME_DEPS = ['bindings', 'file-uri-to-path'];
 
 export async function buildNativeForElectron() {
   const electronVersion = require('electron/package.json').version;

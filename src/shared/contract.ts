@@ -347,6 +347,13 @@ export interface AppInfo {
   api_url: string | null;
   /** Capabilities this build has; views of missing ones show "not available yet". */
   capabilities: Record<Capability, boolean>;
+  keychain: KeychainInfo;
+}
+
+/** Whether the OS keychain answers; `message` says where secrets go, or why they cannot be kept. */
+export interface KeychainInfo {
+  available: boolean;
+  message: string;
 }
 
 export type Capability = 'corpus' | 'reads' | 'search' | 'jobs' | 'keys' | 'credits' | 'webhooks' | 'import';

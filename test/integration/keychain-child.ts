@@ -1,6 +1,6 @@
 // Run by keychain.test.ts as a separate process (inside or outside a D-Bus session): exercises the
 // real keytar through the adapter and prints one JSON line with what happened.
-import { openKeychain } from '../../src/main/desktop/keychain';
+import { openKeychain } from '../../src/main/platform/keychain';
 
 async function main(): Promise<void> {
   const status = await openKeychain(undefined, `Skein-test-${process.pid}`);

@@ -5,6 +5,7 @@ import { buildHttpApp } from '../http/app';
 import { startJobRunner } from '../engine/jobs';
 import { type Command, intOption, parseCommandArgs, printUsage, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
+import { keychainInfo, openKeychain } from '../platform/keychain';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -33,8 +34,12 @@ export const serveCommand: Command = {
     const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
     if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
+    // The keychain will hold secrets such as an upstream's API key; Settings says whether it answers.
+    const keychain = keychainInfo(await openKeychain());
+    if (!keychain.available) console.log('No OS keychain answers here; Skein works without it (Settings > Data says why).');
     const app = await buildHttpApp(engine, {
       rendererDir,
+      keychain: () => keychain,
       extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
     });
     await app.listen({ port, host });

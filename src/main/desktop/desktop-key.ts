@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine';
 import { authenticate, createKey } from '../engine/keys';
-import type { KeychainStatus } from './keychain';
+import type { KeychainStatus } from '../platform/keychain';
 
 const ACCOUNT = 'desktop-api-key';
 

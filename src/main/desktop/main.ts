@@ -12,9 +12,9 @@ import { buildHttpApp } from '../http/app';
 import { listenerUrl } from '../http/app-page';
 import { desktopApiKey } from './desktop-key';
 import { registerIpc } from './ipc';
-import { type KeytarLike, openKeychain } from './keychain';
+import { keychainInfo, openKeychain } from '../platform/keychain';
 import { buildMenu } from './menu';
-import { betterSqliteBinding, keytarPath } from './native';
+import { betterSqliteBinding } from './native';
 import { notifyJobEnds } from './notifications';
 import { createMainWindow } from './window';
 
@@ -62,8 +62,13 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     setListenerBaseUrl(engine.db, apiUrl()!);
     const jobs: JobRunner = startJobRunner(engine, nativeBinding ? { nativeBinding } : {});
 
+    // Secrets in the OS keychain (docs/decisions.md "Secrets"): the desktop's own API key.
+    const keychain = await openKeychain();
+    if (!keychain.available) console.warn(keychain.reason);
+    const keychainState = keychainInfo(keychain);
+
     const events = new EventHub();
-    const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl });
+    const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl, keychain: () => keychainState });
     const imports = new Set<Promise<unknown>>();
     const unregister = registerIpc(engine, appHandlers, window, apiUrl);
     const stopNotifications = notifyJobEnds(events, window);
@@ -71,10 +76,6 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
       buildMenu({ window, events, exportsDir: exportsDir(dataDir), importPaths: (paths) => startImport(engine, events, { paths }, imports) }),
     );
 
-    // Secrets in the OS keychain (docs/decisions.md "Secrets"): the desktop's own API key.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Electron build of keytar, by path (native.ts)
-    const keychain = await openKeychain(() => require(keytarPath()) as KeytarLike);
-    if (!keychain.available) console.warn(keychain.reason);
     await desktopApiKey(engine, keychain).catch((err: unknown) => console.warn(`Skein: desktop API key: ${(err as Error).message}`));
 
     win = createMainWindow();

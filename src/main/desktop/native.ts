@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Electron's ABI differs from Node's: the desktop shell loads the copies that
+// Electron's ABI differs from Node's: the desktop shell loads the better-sqlite3 copy that
 // scripts/native-electron.mjs rebuilt for Electron under native/electron (docs/decisions.md
-// "Native modules"). When they are missing it falls back to node_modules, which only works if
+// "Native modules"). When it is missing it falls back to node_modules, which only works if
 // that build happens to match, and says so.
 const root = join(__dirname, '..', '..');
 const nativeModules = join(root, 'native', 'electron', 'node_modules');
@@ -13,7 +13,3 @@ export function betterSqliteBinding(): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-export function keytarPath(): string {
-  const dir = join(nativeModules, 'keytar');
-  return existsSync(join(dir, 'build', 'Release', 'keytar.node')) ? dir : 'keytar';
-}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine';
+import type { KeychainInfo } from '../../shared/contract';
 import { createHandlers } from '../engine/handlers';
 import { EventHub } from '../engine/handlers/event-hub';
 import { registerRenderer } from './plugins/renderer';
@@ -17,9 +18,11 @@ export function listenerUrl(app: FastifyInstance): string | null {
  * Headless mode: the app page and the contract over HTTP, sharing one per-session token (32 random
  * bytes, new at every start, so a token copied from an old page is worthless).
  */
-export async function registerAppPage(app: FastifyInstance, engine: Engine, rendererDir: string): Promise<void> {
+export async function registerAppPage(
+  app: FastifyInstance, engine: Engine, rendererDir: string, keychain?: () => KeychainInfo,
+): Promise<void> {
   const token = engine.ids.randomHex(32);
-  const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app) });
+  const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app), keychain });
   app.addHook('onClose', async () => appHandlers.close());
   await registerAppRpc(app, engine, { token, app: appHandlers });
   await registerRenderer(app, rendererDir, token);

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine';
+import type { KeychainInfo } from '../../shared/contract';
 import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerAuth } from './plugins/auth';
@@ -23,6 +24,8 @@ export interface HttpAppOptions {
   logger?: boolean;
   /** false only for the metering benchmark's baseline (bench/metering.bench.ts). */
   metering?: boolean;
+  /** The OS keychain's state, shown in the app's Settings (headless mode). */
+  keychain?: () => KeychainInfo;
 }
 
 // Limits on everything a client can send: a spec request is a short GET or a small POST.
@@ -89,6 +92,6 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
   registerDatafileRoutes(app, engine);
   registerWebhookRoutes(app, engine);
 
-  if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir);
+  if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir, options.keychain);
   return app;
 }

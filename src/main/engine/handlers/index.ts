@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { AppInfo, Handlers } from '../../../shared/contract';
+import type { AppInfo, Handlers, KeychainInfo } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import type { EventHub } from './event-hub';
 import { StoreWatcher } from './watch';
@@ -20,7 +20,11 @@ export interface HandlerDeps {
   /** The local API's base URL once it listens (scripts, datafile links), or null. */
   apiUrl(): string | null;
   version?: string;
+  /** The OS keychain's state as the shell found it at start (platform/keychain.ts). */
+  keychain?: () => KeychainInfo;
 }
+
+const KEYCHAIN_UNCHECKED: KeychainInfo = { available: false, message: 'The OS keychain was not opened in this process.' };
 
 export interface AppHandlers {
   handlers: Handlers;
@@ -48,6 +52,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
       db_bytes: fileBytes(engine.dbFile) + fileBytes(`${engine.dbFile}-wal`),
       api_url: deps.apiUrl(),
       capabilities: { corpus: true, reads: true, search: true, jobs: true, keys: true, credits: true, webhooks: true, import: true },
+      keychain: deps.keychain?.() ?? KEYCHAIN_UNCHECKED,
     }),
     'corpus.summary': async () => corpusSummary(engine),
     'users.lookup': async (args) => lookupUser(engine, args),

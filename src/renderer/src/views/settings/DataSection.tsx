@@ -30,6 +30,13 @@ export function DataSection() {
           <div><dt>Database</dt><dd>{fmtBytes(info.data.db_bytes)}</dd></div>
           <div><dt>Local API</dt><dd><code>{info.data.api_url ?? '—'}</code></dd></div>
           <div><dt>Mode</dt><dd>{info.data.mode === 'desktop' ? 'Desktop app' : 'Headless (browser)'}</dd></div>
+          <div className="full-row">
+            <dt>Keychain</dt>
+            <dd data-testid="keychain" className={info.data.keychain.available ? undefined : 'warning-text'}>
+              {info.data.keychain.available ? 'Available' : 'Not available'}
+              <span className="muted small"> · {info.data.keychain.message}</span>
+            </dd>
+          </div>
         </dl>
       ) : info.error ? <ErrorState error={info.error} /> : null}
       <div
