@@ -44,6 +44,7 @@ describe('rate limit over HTTP: 120 requests in any minute per user', () => {
     for (const r of [...ok, ...limited]) expect(r.headers.get('ratelimit-policy')).toBe('"per-user";q=120;w=60');
     for (const r of limited) {
       expect(r.headers.get('retry-after')).toBe('60'); // the clock stands still: the window frees in 60 s
+      expect(r.headers.get('retry-after-ms')).toBe('60000');
       expect(r.headers.get('ratelimit')).toBe('"per-user";r=0;t=60');
       expect(r.headers.get('content-type')).toBe(JSON_TYPE);
       expect(r.json()).toEqual({ status: 'error', message: 'Rate limit exceeded: at most 120 requests per minute. Retry in 60 seconds.' });
@@ -52,8 +53,32 @@ describe('rate limit over HTTP: 120 requests in any minute per user', () => {
     const early = await get('/social/account');
     expect(early.status).toBe(429);
     expect(early.headers.get('retry-after')).toBe('1');
+    expect(early.headers.get('retry-after-ms')).toBe('1');
     engine.clock.advance(1);
     expect((await get('/social/account')).status).toBe(200);
+  });
+
+  it('retry-after-ms is the exact wait: a client that sleeps that long is admitted, one ms sooner is not', async () => {
+    // The rule of Stainless-generated SDKs (SocialData's TypeScript SDK): wait retry-after-ms when
+    // it is under 60,000, else Retry-After seconds when under 60, else back off 0.5-8 s.
+    const { engine, get, userId } = await setup();
+    engine.db.prepare('UPDATE api_users SET per_minute_limit = 5 WHERE id = ?').run(userId);
+    for (const stepMs of [0, 1_234, 7_001, 250, 9_999]) {
+      engine.clock.advance(stepMs);
+      expect((await get('/social/account')).status).toBe(200);
+    }
+    engine.clock.advance(12_345);
+    for (let round = 0; round < 6; round++) {
+      const refused = await get('/social/account');
+      expect(refused.status).toBe(429);
+      const waitMs = Number(refused.headers.get('retry-after-ms'));
+      expect(Number.isInteger(waitMs) && waitMs > 0 && waitMs < 60_000).toBe(true);
+      expect(Number(refused.headers.get('retry-after'))).toBe(Math.ceil(waitMs / 1000));
+      engine.clock.advance(waitMs - 1);
+      expect((await get('/social/account')).status).toBe(429);
+      engine.clock.advance(1);
+      expect((await get('/social/account')).status).toBe(200);
+    }
   });
 
   it('the limit is shared by all endpoints, and failed requests count, refused ones do not', async () => {

@@ -20,3 +20,15 @@ export function rateLimitHeaders(s: RateState): Record<string, string> {
 export function retryAfterSeconds(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 1000));
 }
+
+/**
+ * The headers of a refused request. Retry-After alone is too coarse for the clients many scripts
+ * use: Stainless-generated SDKs (SocialData's official TypeScript SDK among them) honour
+ * Retry-After only below 60 s and otherwise retry after 0.5-8 s, so a full window's "60" made them
+ * retry at once and fail again. `retry-after-ms` is the exact wait in whole milliseconds (rounded
+ * up, so a request sent that long after is admitted), which those SDKs read first; it is below
+ * 60,000 whenever any time has passed since the window's oldest request.
+ */
+export function retryHeaders(retryAfterMs: number): Record<string, string> {
+  return { 'retry-after': String(retryAfterSeconds(retryAfterMs)), 'retry-after-ms': String(Math.max(1, Math.ceil(retryAfterMs))) };
+}

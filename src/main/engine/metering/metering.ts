@@ -5,7 +5,7 @@ import { availableFor, balanceOf, charge, ledgerWrites, MAX_MEMO_CHARS, openHold
 import { prep } from '../ledger/prep';
 import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
-import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds } from '../limits';
+import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds, retryHeaders } from '../limits';
 import type { Db } from '../store/db';
 import { DEFAULT_MAX_COST, priceOf } from './prices';
 import { GroupCommit } from './group-commit';
@@ -61,8 +61,8 @@ export class Metering {
   /**
    * Step 1: the rate limit. The user's limit is read on every request (by the caller when it
    * passes `limit`: the HTTP plugin reads it with the key), so `skein users set-limit` applies at
-   * once, even while the app runs. Throws rate_limited with Retry-After and RateLimit
-   * headers; a refused request is not counted.
+   * once, even while the app runs. Throws rate_limited with Retry-After, retry-after-ms and
+   * RateLimit headers; a refused request is not counted.
    */
   admitRate(userId: number, limit: number = this.user(userId).limit): RateState {
     const r = this.limiter.tryAcquire(userId, limit);
@@ -70,7 +70,7 @@ export class Metering {
       const seconds = retryAfterSeconds(r.retryAfterMs);
       throw fail.rateLimited(
         `Rate limit exceeded: at most ${limit} requests per minute. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        { 'retry-after': String(seconds), ...rateLimitHeaders(r) },
+        { ...retryHeaders(r.retryAfterMs), ...rateLimitHeaders(r) },
       );
     }
     return r;
