@@ -294,6 +294,8 @@ export interface LedgerEntry {
   amount: number;
   /** Change of the credits held for jobs: a hold adds, its posting or release takes away. */
   held: number;
+  /** The available balance (posted - held) right after this line, as `skein credits ledger` shows it. */
+  available_after: number;
   kind: string;
   status: string;
   created_ms: number;

@@ -10,7 +10,8 @@ import { openDb } from '../../src/main/engine/store/db';
 import { ledgerDb } from '../helpers/ledger-db';
 
 // A seeded simulation of the ledger under random grants, charges (alone and in batches), holds, posts, voids, failed
-// transactions, retries and concurrent requests, with a second connection playing the job worker.
+// transactions, retries, concurrent requests and new users with their opening balances (0 included), with a second
+// connection playing the job worker.
 // After every step: the invariants hold and every balance equals a plain model's.
 // A failure names its seed and step; replay it alone with SKEIN_SIM_SEED=<seed>.
 
@@ -222,6 +223,13 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
               expect(rm.posted - rm.pending).toBeLessThan(Math.max(1, items));
             }
           }
+        } else if (op < 0.975 && users.length < 8) {
+          what = 'a new user with the opening balance asked for (0: no transfer at all)';
+          const opening = random() < 0.3 ? 0 : int(300);
+          const u = db.addUser(`n${users.length}`, opening);
+          users.push(u);
+          model.set(u, { posted: opening, pending: 0 });
+          expect(findTransfer(db, `grant:opening:${u}`)?.amount).toBe(opening > 0 ? opening : undefined);
         } else if (done.length) {
           what = 'a retry of an earlier call with the same id and other content is refused';
           const prev = pick(done);

@@ -1,4 +1,4 @@
-import { balanceOf, grant, transfersOf, type LedgerLine } from '../engine/ledger';
+import { availableChange, balanceOf, grant, transfersOf } from '../engine/ledger';
 import { SkeinError } from '../engine/errors';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { withExistingDataDir, userByName } from './open-data-dir';
@@ -60,13 +60,6 @@ interface Line {
   job_id: number | null;
   hold_id: string | null;
   memo: string | null;
-}
-
-function availableChange(t: LedgerLine): number {
-  if (t.direction === 'in') return t.amount;
-  if (t.kind === 'posted' || t.kind === 'pending') return -t.amount;
-  if (t.kind === 'void_pending') return t.amount;
-  return 0; // post_pending: already held
 }
 
 function ledgerCmd(argv: string[]): number {

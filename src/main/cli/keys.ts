@@ -1,15 +1,12 @@
-import { createEngine, type Engine } from '../engine/engine';
+import { createEngine } from '../engine/engine';
 import { SkeinError } from '../engine/errors';
-import { createKey, listKeys, revokeKey } from '../engine/keys';
-import { balanceOf, grant } from '../engine/ledger';
+import { createKey, DEFAULT_OPENING_CREDITS, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../engine/keys';
+import { balanceOf } from '../engine/ledger';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { withExistingDataDir } from './open-data-dir';
 
 // `skein keys create | revoke | list`: the spec's "per user" keys. A key is printed once and
 // stored only as its SHA-256.
-
-// One grant at key creation; `skein credits grant` adds more.
-const MAX_CREDITS = 1_000_000_000;
 
 export const keysCommand: Command = {
   name: 'keys',
@@ -17,12 +14,12 @@ export const keysCommand: Command = {
   usage:
     'skein keys create --name NAME [--credits N] [--json] [--data-dir DIR]\n' +
     '       skein keys revoke KEY|PREFIX|NUMBER [--json] [--data-dir DIR]\n' +
-    '       skein keys list [--json] [--data-dir DIR]',
+    '       skein keys list [--json] [--data-dir DIR]\n' +
+    `--credits N: a new user starts with exactly N credits (0 allowed; default ${DEFAULT_OPENING_CREDITS}).`,
   run(argv) {
     return Promise.resolve(runSubcommand(this, argv, { create, revoke, list }));
   },
 };
-
 
 /** Engine errors (a bad name, an unknown key) are the user's mistakes: shown as usage errors. */
 function asUsage<T>(fn: () => T): T {
@@ -34,34 +31,16 @@ function asUsage<T>(fn: () => T): T {
   }
 }
 
-/** Creates the user (or adds a key to it) and grants --credits in the same transaction. */
-export function createKeyWithCredits(engine: Engine, name: string, credits: number | undefined) {
-  return engine.db
-    .transaction(() => {
-      const created = createKey(engine, name);
-      if (credits) {
-        grant(engine.db, {
-          transferId: `grant:keys-create:${created.keyId}`,
-          userId: created.user.id,
-          amount: credits,
-          nowMs: engine.clock.nowMs(),
-          memo: `skein keys create --credits ${credits}`,
-        });
-      }
-      return created;
-    })
-    .immediate();
-}
-
 function create(argv: string[]): number {
   const { values, dataDir, help } = parseCommandArgs(argv, { name: { type: 'string' }, credits: { type: 'string' }, json: { type: 'boolean' } });
   if (help) return printUsage(keysCommand);
   if (typeof values.name !== 'string') throw new UsageError('--name NAME is required.');
-  const credits = intOption(values.credits, 'credits', { min: 1, max: MAX_CREDITS });
+  // --credits N is the new user's whole starting balance (0 allowed), not an amount on top of a default.
+  const credits = intOption(values.credits, 'credits', { min: 0, max: MAX_OPENING_CREDITS });
   // A first key may come before the app ever ran: the data dir is made here then.
   const engine = createEngine({ dataDir });
   try {
-    const created = asUsage(() => createKeyWithCredits(engine, values.name as string, credits));
+    const created = asUsage(() => createKey(engine, values.name, { credits }));
     const available = balanceOf(engine.db, created.user.id).available;
     if (values.json === true) {
       console.log(JSON.stringify({
@@ -69,12 +48,14 @@ function create(argv: string[]): number {
         key: created.key,
         key_id: created.keyId,
         prefix: created.prefix,
-        credits_granted: credits ?? 0,
+        credits_granted: created.openingCredits,
         credits_available: available,
       }));
       return 0;
     }
-    console.log(`${created.user.created ? 'Created user' : 'Added a key to user'} ${created.user.name}${credits ? `, granted ${credits} credits` : ''} (available: ${available}).`);
+    console.log(created.user.created
+      ? `Created user ${created.user.name} with ${created.openingCredits} credits${credits === undefined ? ' (the default opening balance)' : ''}.`
+      : `Added a key to user ${created.user.name} (available: ${available}).`);
     console.log('');
     console.log(`  ${created.key}`);
     console.log('');

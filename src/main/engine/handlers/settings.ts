@@ -1,9 +1,8 @@
 import type { ApiKeyRow, ApiUserRow, Balance, LedgerEntry, WebhookDelivery } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
-import { createKey, findUserById, listKeys, revokeKey } from '../keys';
-import { balanceOf, grant, transfersOf } from '../ledger';
-import { userAccount } from '../ledger/accounts';
+import { createKey, findUserById, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../keys';
+import { balanceOf, grant, latestTransfersOf } from '../ledger';
 import { setWebhook as setUserWebhook } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
 
@@ -66,17 +65,10 @@ export function listApiKeys(engine: Engine): ApiKeyRow[] {
 export function createApiKey(engine: Engine, raw: unknown): { key: string; key_id: number; user_id: number } {
   const args = record(raw);
   const name = textArg(args, 'user', 64).trim();
-  const credits = optionalIntArg(args, 'credits', 0, MAX_GRANT);
-  const created = createKey(engine, name);
-  if (credits) {
-    grant(engine.db, {
-      transferId: `grant:app:key:${created.keyId}`,
-      userId: created.user.id,
-      amount: credits,
-      nowMs: engine.clock.nowMs(),
-      memo: `Granted with key ${created.prefix} in the app`,
-    });
-  }
+  // The form's "Starting credits" is the new user's whole opening balance (createKey); left empty,
+  // the default applies.
+  const credits = optionalIntArg(args, 'credits', 0, MAX_OPENING_CREDITS);
+  const created = createKey(engine, name, { credits });
   return { key: created.key, key_id: created.keyId, user_id: created.user.id };
 }
 
@@ -100,28 +92,28 @@ export function grantCredits(engine: Engine, raw: unknown): Balance {
 
 const KIND_WORDS: Record<string, string> = { posted: 'transfer', pending: 'hold', post_pending: 'hold spent', void_pending: 'hold released' };
 
-/** The newest LEDGER_ROWS transfers of a user, newest first, signed from the user's side. */
+/**
+ * The newest LEDGER_ROWS transfers of a user, newest first, signed from the user's side, each with
+ * the available balance after it (as 'skein credits ledger' shows it).
+ */
 export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entries: LedgerEntry[] } {
   const userId = userIdArg(record(raw));
   userRow(engine, userId);
-  const account = userAccount(engine.db, userId);
-  const lastSeq = Number(
-    engine.db.prepare('SELECT MAX(seq) FROM ledger_transfers WHERE debit_account_id = ? OR credit_account_id = ?').pluck().get(account.id, account.id) ?? 0,
-  );
-  const lines = transfersOf(engine.db, userId, { afterSeq: Math.max(0, lastSeq - LEDGER_ROWS * 4), limit: LEDGER_ROWS * 4 });
-  const entries = lines
-    .slice(-LEDGER_ROWS)
-    .reverse()
-    .map((t) => ({
-      id: t.id,
-      amount: t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
-      held: t.kind === 'pending' ? t.amount : t.kind === 'posted' ? 0 : -t.amount,
-      kind: t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
-      status: t.kind === 'pending' ? 'pending' : t.kind === 'void_pending' ? 'voided' : 'posted',
-      created_ms: t.createdAtMs,
-      memo: t.memo ?? (t.jobId !== null ? `job ${t.jobId}` : ''),
-    }));
-  return { balance: balance(engine, userId), entries };
+  // One snapshot: the newest line's balance is the figure shown above the table.
+  return engine.db.transaction(() => ({ balance: balance(engine, userId), entries: ledgerEntries(engine, userId) }))();
+}
+
+function ledgerEntries(engine: Engine, userId: number): LedgerEntry[] {
+  return latestTransfersOf(engine.db, userId, LEDGER_ROWS).map((t) => ({
+    id: t.id,
+    amount: t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
+    held: t.kind === 'pending' ? t.amount : t.kind === 'posted' ? 0 : -t.amount,
+    available_after: t.availableAfter,
+    kind: t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
+    status: t.kind === 'pending' ? 'pending' : t.kind === 'void_pending' ? 'voided' : 'posted',
+    created_ms: t.createdAtMs,
+    memo: t.memo ?? (t.jobId !== null ? `job ${t.jobId}` : ''),
+  }));
 }
 
 export function setWebhook(engine: Engine, raw: unknown): ApiUserRow {

@@ -1,5 +1,5 @@
 // API users and their keys: create (printed once, stored as SHA-256), revoke, list, authenticate.
-export { createKey, type CreatedKey } from './create';
+export { createKey, DEFAULT_OPENING_CREDITS, MAX_OPENING_CREDITS, type CreateKeyOptions, type CreatedKey } from './create';
 export { revokeKey, type RevokedKey } from './revoke';
 export { listKeys, type UserListing, type KeyListing } from './list';
 export { authenticate, bearerKey, type AuthenticatedUser } from './authenticate';

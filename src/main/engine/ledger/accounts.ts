@@ -12,7 +12,7 @@ export interface AccountRow {
   credits_posted: number;
 }
 
-/** The account of an api user. Migration 020's trigger gives every user one when it is created. */
+/** The account of an api user. A trigger on api_users (migrations 020, 050) opens one for every user it creates. */
 export function userAccount(db: Db, userId: number): AccountRow {
   const row = prep(db, 'SELECT * FROM ledger_accounts WHERE user_id = ?').get(userId) as AccountRow | undefined;
   if (!row) throw fail.notFound(`No api user with id ${userId}.`);

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { prep } from './prep';
-import { userAccount } from './accounts';
+import { availableOf, userAccount } from './accounts';
 import { toTransfer } from './append';
 import type { Transfer } from './types';
 
@@ -25,4 +25,49 @@ export function transfersOf(db: Db, userId: number, { afterSeq = 0, limit = 1000
     const t = toTransfer(r);
     return { ...t, direction: t.creditAccountId === account.id ? 'in' : 'out' };
   });
+}
+
+/**
+ * What a transfer did to the user's available balance: + a grant or a released hold, - a charge
+ * or a hold; posting part of a hold changes nothing (those credits were already unavailable).
+ */
+export function availableChange(t: LedgerLine): number {
+  if (t.direction === 'in') return t.amount;
+  if (t.kind === 'posted' || t.kind === 'pending') return -t.amount;
+  if (t.kind === 'void_pending') return t.amount;
+  return 0;
+}
+
+export interface LedgerLineWithBalance extends LedgerLine {
+  availableChange: number;
+  /** The available balance right after this transfer. */
+  availableAfter: number;
+}
+
+/**
+ * A user's newest `limit` transfers, newest first, each with the available balance after it.
+ * The running balance is counted back from the account's stored balance, which equals the sum of
+ * its transfers (an invariant checked at every start), so a page never sums a long history; both
+ * are read in one snapshot so a concurrent charge cannot shift one against the other.
+ */
+export function latestTransfersOf(db: Db, userId: number, limit: number): LedgerLineWithBalance[] {
+  return db.transaction(() => {
+    const account = userAccount(db, userId);
+    const rows = prep(
+      db,
+      `SELECT * FROM ledger_transfers WHERE debit_account_id = ?
+       UNION ALL
+       SELECT * FROM ledger_transfers WHERE credit_account_id = ?
+       ORDER BY seq DESC LIMIT ?`,
+    ).all(account.id, account.id, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
+    let after = availableOf(account);
+    return rows.map((r) => {
+      const t = toTransfer(r);
+      const line: LedgerLine = { ...t, direction: t.creditAccountId === account.id ? 'in' : 'out' };
+      const change = availableChange(line);
+      const out = { ...line, availableChange: change, availableAfter: after };
+      after -= change;
+      return out;
+    });
+  })();
 }

@@ -11,6 +11,7 @@ import m030 from './migrations/030_jobs';
 import m031 from './migrations/031_webhooks';
 import m040 from './migrations/040_search';
 import m041 from './migrations/041_search_ranges';
+import m050 from './migrations/050_opening_credits';
 
 export interface Migration {
   id: number;
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { id: 31, name: '031_webhooks', sql: m031 },
   { id: 40, name: '040_search', sql: m040 },
   { id: 41, name: '041_search_ranges', sql: m041 },
+  { id: 50, name: '050_opening_credits', sql: m050 },
 ];

@@ -7,11 +7,14 @@ import { ErrorState } from '../../components/States';
 import { fmtDateTime } from '../../format';
 
 const col = createColumnHelper<ApiKeyRow>();
+// The engine's default opening balance (DEFAULT_OPENING_CREDITS in src/main/engine/keys/create.ts).
+const DEFAULT_CREDITS = '100,000';
 
 /** API keys for scripts: create (shown once, with copy), list by prefix, revoke. */
 export function KeysSection() {
   const keys = useSkein('keys.list', undefined);
-  const create = useSkeinMutation('keys.create', ['keys.list', 'users.list']);
+  const users = useSkein('users.list', undefined);
+  const create = useSkeinMutation('keys.create', ['keys.list', 'users.list', 'credits.ledger']);
   const revoke = useSkeinMutation('keys.revoke', ['keys.list']);
   const [user, setUser] = useState('analyst');
   const [credits, setCredits] = useState('1000');
@@ -44,10 +47,17 @@ export function KeysSection() {
       ] as ColumnDef<ApiKeyRow, unknown>[],
     [revoke],
   );
+  // Starting credits are a new user's whole opening balance; an existing user keeps its balance
+  // (the engine refuses credits for it), so the field is off while the name is taken.
+  const existing = users.data?.find((u) => u.name.toLowerCase() === user.trim().toLowerCase()) ?? null;
+  // "1,000" and "1 000" are read as 1000; anything else but digits is refused here, not sent as NaN
+  // (JSON null: the default would apply without a word).
+  const creditsText = existing ? '' : credits.replace(/[\s,_]/g, '');
+  const creditsBad = creditsText !== '' && !/^\d+$/.test(creditsText);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setCopied(false);
-    create.mutate({ user: user.trim(), ...(credits.trim() ? { credits: Number(credits) } : {}) });
+    create.mutate({ user: user.trim(), ...(creditsText ? { credits: Number(creditsText) } : {}) });
   };
   return (
     <section className="card" aria-labelledby="keys-title">
@@ -60,10 +70,17 @@ export function KeysSection() {
         </label>
         <label>
           <span className="label">Starting credits</span>
-          <input value={credits} onChange={(e) => setCredits(e.target.value)} inputMode="numeric" aria-label="Starting credits" />
+          <input value={existing ? '' : credits} onChange={(e) => setCredits(e.target.value)} inputMode="numeric" aria-label="Starting credits" placeholder={existing ? 'unchanged' : DEFAULT_CREDITS} disabled={!!existing} />
         </label>
-        <button type="submit" disabled={!user.trim() || create.isPending}>Create key</button>
+        <button type="submit" disabled={!user.trim() || creditsBad || create.isPending}>Create key</button>
       </form>
+      <p className={creditsBad ? 'hint error-text' : 'hint'} data-testid="starting-credits-hint">
+        {creditsBad
+          ? 'Starting credits are a whole number of credits (0 allowed).'
+          : existing
+          ? `${existing.name} exists: this adds a key, and its credits stay as they are (grant more under Credits and rate limits).`
+          : `A new user starts with exactly the starting credits (0 allowed; empty: ${DEFAULT_CREDITS}).`}
+      </p>
       {create.data ? (
         <div className="new-key" role="status">
           <span>New key for this user — copy it now, it will not be shown again:</span>
