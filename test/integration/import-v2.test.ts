@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importPaths } from '../../src/main/engine/corpus/importers';
 import { testEngine } from '../helpers/engine';
+import { tempDir } from '../helpers/temp';
 
 const file = join(__dirname, '..', 'fixtures', 'corpus', 'v2-page.jsonl');
 
@@ -9,10 +11,11 @@ describe('import: Twitter API v2 pages as twarc2 writes them', () => {
   it('expands includes, maps metrics and entities, and keeps the retrieval time of the page', async () => {
     const { db } = testEngine();
     const report = await importPaths(db, [file]);
-    expect(report.added).toBe(1);
-    expect(report.skippedReasons).toEqual({ 'invalid record': 1, 'v2 page without data (an error or empty response)': 1 });
-    expect(report.problems[0]).toMatchObject({ file, line: 1 });
-    expect(report.problems[0]!.message).toMatch(/author 404 is not in the page's includes.users/);
+    // The orphan post's author (404) is not in includes.users: kept, the author incomplete.
+    expect(report.added).toBe(2);
+    expect(report.skippedReasons).toEqual({ 'v2 page without data (an error or empty response)': 1 });
+    expect(report.problems).toEqual([]);
+    expect(db.prepare('SELECT incomplete, screen_name FROM social_users WHERE id = 404').get()).toEqual({ incomplete: 1, screen_name: '' });
 
     const row = db.prepare('SELECT * FROM posts WHERE id = 1600000000000000002').safeIntegers(true).get() as Record<string, unknown>;
     expect(row).toMatchObject({
@@ -32,5 +35,15 @@ describe('import: Twitter API v2 pages as twarc2 writes them', () => {
 
     const again = await importPaths(db, [file]);
     expect([again.added, again.updated]).toEqual([0, 0]);
+  });
+
+  it('counts a post as added when the page repeats it in includes.tweets (twarc2 lookups do)', async () => {
+    const { db } = testEngine();
+    const post = { id: '1611077073803841538', text: 'Repeated in includes', author_id: '9007199254740993', created_at: '2023-01-05T19:00:00.000Z' };
+    const page = { data: [post], includes: { users: [{ id: '9007199254740993', name: 'Vesna Velmoor', username: 'vesna_v' }], tweets: [post] }, __twarc: { retrieved_at: '2023-01-06T00:00:00+00:00' } };
+    const repeated = join(tempDir(), 'lookup.jsonl');
+    writeFileSync(repeated, JSON.stringify(page) + '\n');
+    const report = await importPaths(db, [repeated]);
+    expect([report.added, report.skipped]).toEqual([1, 0]);
   });
 });

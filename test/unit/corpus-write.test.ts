@@ -126,6 +126,21 @@ describe('corpus write: latest retrieval wins', () => {
     expect(users).toEqual([{ id: 9007199254740993n, followers_count: 55n, screen_name_lower: 'ada_fixture' }]);
     expect(upsertUser(db, { id_str: '9007199254740993', screen_name: 'Ada_Fixture', followers_count: 1 }, { retrievedAtMs: 1 })).toBe('unchanged');
   });
+
+  it('an author known only by id is a stand-in: never newer than a full copy, never over one', () => {
+    const { db } = testEngine();
+    const user = () => db.prepare('SELECT incomplete, screen_name, followers_count, raw_json, retrieved_at_ms FROM social_users WHERE id = 5').get();
+    expect(upsertTweet(db, tweet('1900000000000000010', { user: { id_str: '5', withheld: { country_codes: ['IN'] } } }), { retrievedAtMs: 300 })).toBe('added');
+    expect(user()).toEqual({ incomplete: 1, screen_name: '', followers_count: 0, raw_json: '{"withheld":{"country_codes":["IN"]}}', retrieved_at_ms: 300 });
+    // Between stand-ins, latest retrieval wins as usual.
+    expect(upsertUser(db, { id_str: '5', withheld: { country_codes: ['DE'] } }, { retrievedAtMs: 200 })).toBe('unchanged');
+    // A full copy replaces the stand-in although it was retrieved earlier.
+    expect(upsertUser(db, { id_str: '5', screen_name: 'five', followers_count: 3 }, { retrievedAtMs: 100 })).toBe('updated');
+    expect(user()).toEqual({ incomplete: 0, screen_name: 'five', followers_count: 3, raw_json: null, retrieved_at_ms: 100 });
+    // A stand-in never changes a full copy, even a newer one; the post stays with its author.
+    expect(upsertTweet(db, tweet('1900000000000000010', { user: { id_str: '5' } }), { retrievedAtMs: 400 })).toBe('unchanged');
+    expect(user()).toEqual({ incomplete: 0, screen_name: 'five', followers_count: 3, raw_json: null, retrieved_at_ms: 100 });
+  });
 });
 
 describe('corpus write: entities, full text and conversations', () => {
@@ -193,7 +208,8 @@ describe('corpus write: articles, spaces and bad input', () => {
   it.each([
     [{ ...tweet('1'), id_str: undefined }, /id_str: missing id/],
     [{ ...tweet('1'), tweet_created_at: 'yesterday' }, /tweet_created_at: unreadable timestamp/],
-    [{ ...tweet('1'), user: { id_str: '5' } }, /user.screen_name: missing/],
+    [{ ...tweet('1'), user: undefined }, /user: expected a user object/],
+    [{ ...tweet('1'), user: { screen_name: 'no_id' } }, /user.id_str: missing id/],
     [{ ...tweet('1'), favorite_count: 'many' }, /favorite_count: expected an integer/],
     [{ ...tweet('1'), id_str: '99999999999999999999' }, /does not fit in 64 bits/],
     ['not an object', /expected a Tweet object/],

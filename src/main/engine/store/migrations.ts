@@ -12,6 +12,7 @@ import m031 from './migrations/031_webhooks';
 import m040 from './migrations/040_search';
 import m041 from './migrations/041_search_ranges';
 import m050 from './migrations/050_opening_credits';
+import m051 from './migrations/051_incomplete_users';
 
 export interface Migration {
   id: number;
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { id: 40, name: '040_search', sql: m040 },
   { id: 41, name: '041_search_ranges', sql: m041 },
   { id: 50, name: '050_opening_credits', sql: m050 },
+  { id: 51, name: '051_incomplete_users', sql: m051 },
 ];

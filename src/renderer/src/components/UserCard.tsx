@@ -1,9 +1,18 @@
 import type { TweetUser } from '../../../shared/contract';
 import { fmtCompact, fmtDate } from '../format';
 import { href } from '../router';
+import { authorLabel, isUnknownAuthor, isUnknownTime } from './author-label';
 import { Avatar } from './Avatar';
 
-export function UserName({ user }: { user: Pick<TweetUser, 'name' | 'screen_name' | 'verified' | 'protected'> }) {
+export function UserName({ user }: { user: Pick<TweetUser, 'id_str' | 'name' | 'screen_name' | 'verified' | 'protected'> }) {
+  if (isUnknownAuthor(user)) {
+    return (
+      <span className="user-name" title="The source named this author by id only (a withheld or suspended account, or a trimmed user)">
+        <strong>{user.name || 'unknown author'}</strong>
+        <span className="muted"> (id {user.id_str})</span>
+      </span>
+    );
+  }
   return (
     <span className="user-name">
       <strong>{user.name}</strong>
@@ -16,13 +25,14 @@ export function UserName({ user }: { user: Pick<TweetUser, 'name' | 'screen_name
 
 export function UserCard({ user, compact = false }: { user: TweetUser; compact?: boolean }) {
   return (
-    <article className={`card user-card ${compact ? 'compact' : ''}`} aria-label={`Profile of @${user.screen_name}`}>
+    <article className={`card user-card ${compact ? 'compact' : ''}`} aria-label={`Profile of ${authorLabel(user)}`}>
       <div className="user-card-head">
         <Avatar name={user.name || user.screen_name} url={user.profile_image_url_https} size={compact ? 40 : 56} />
         <div>
           <UserName user={user} />
           <div className="muted small">
-            id {user.id_str} · joined {fmtDate(user.created_at)}
+            id {user.id_str}
+            {isUnknownTime(user.created_at) ? '' : ` · joined ${fmtDate(user.created_at)}`}
             {user.location ? ` · ${user.location}` : ''}
           </div>
         </div>
@@ -36,7 +46,7 @@ export function UserCard({ user, compact = false }: { user: TweetUser; compact?:
       </dl>
       <div className="card-actions">
         <a className="button subtle small" href={href('/timeline', { user: user.id_str })}>Timeline</a>
-        <a className="button subtle small" href={href('/search', { q: `from:${user.screen_name}` })}>Search posts</a>
+        {isUnknownAuthor(user) ? null : <a className="button subtle small" href={href('/search', { q: `from:${user.screen_name}` })}>Search posts</a>}
       </div>
     </article>
   );

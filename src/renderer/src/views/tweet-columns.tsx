@@ -1,5 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Tweet } from '../../../shared/contract';
+import { authorLabel } from '../components/author-label';
 import { fmtCompact, fmtDateTime } from '../format';
 
 const col = createColumnHelper<Tweet>();
@@ -13,7 +14,7 @@ export function tweetColumns({ withAuthor }: { withAuthor: boolean }) {
       cell: (c) => <time dateTime={c.getValue()}>{fmtDateTime(c.getValue())}</time>,
     }),
     ...(withAuthor
-      ? [col.accessor((t) => t.user.screen_name, { id: 'author', header: 'Author', size: 140, cell: (c) => <span className="truncate">@{c.getValue()}</span> })]
+      ? [col.accessor((t) => authorLabel(t.user), { id: 'author', header: 'Author', size: 140, cell: (c) => <span className="truncate">{c.getValue()}</span> })]
       : []),
     col.accessor('full_text', {
       header: 'Text',

@@ -109,12 +109,16 @@ function importV2Page(ctx: RecordContext, page: Obj): void {
   const v2 = v2Context(page);
   const options = { retrievedAtMs };
   // Referenced tweets (replied-to, quoted, retweeted) are stored too, uncounted, best effort:
-  // they make the conversation and quote links of the page's own posts resolvable.
+  // they make the conversation and quote links of the page's own posts resolvable. One that is
+  // also among the page's own posts (twarc2 lookups repeat it) is left to the counted write, or a
+  // fresh import would report the post as already stored.
+  const own = new Set(data.map((t) => (isRecord(t) ? t.id : undefined)));
   for (const t of v2.tweetsById.values()) {
+    if (own.has(t.id)) continue;
     try {
       upsertTweet(ctx.db, v2ToTweet(t, v2), { retrievedAtMs: retrievedAtMs - 1 });
     } catch (err) {
-      if (isFatal(err) && !(err instanceof Error && /includes\.users/.test(err.message))) throw err;
+      if (isFatal(err) && !(err instanceof Error && /^no author_id/.test(err.message))) throw err;
     }
   }
   for (const t of data) {

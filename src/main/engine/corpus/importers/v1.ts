@@ -23,6 +23,12 @@ export function v1ToTweet(status: Obj, depth = 0): Obj {
   if (out.text === out.full_text) out.text = null;
   if (ext && isRecord(ext.entities)) out.entities = ext.entities;
   if (ext) out.truncated = false;
+  // A trimmed user (trim_user=true: id only) is stored as incomplete; when the status says it is
+  // withheld because of its author, the author carries the countries as a v1.1 User would.
+  const user = status.user as Obj;
+  if (typeof user.screen_name !== 'string' && status.withheld_scope === 'user' && Array.isArray(status.withheld_in_countries)) {
+    out.user = { ...user, withheld_in_countries: status.withheld_in_countries, withheld_scope: 'user' };
+  }
   // Nested statuses once deep at most: v1 never nests further (a quote inside a retweet is one level).
   for (const key of ['quoted_status', 'retweeted_status'] as const) {
     const nested = status[key];

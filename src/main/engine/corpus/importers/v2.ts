@@ -71,10 +71,23 @@ export function v2Context(page: Obj): V2Context {
   };
 }
 
+/**
+ * The author the page names but does not include (withheld and suspended accounts are left out of
+ * includes.users, as is everyone when collected without expansions=author_id): a User with the id
+ * alone, stored as incomplete, plus the withheld countries when the post says its author is
+ * withheld (`withheld.scope: "user"`), in the shape of a withheld v2 User's `withheld`.
+ */
+function unknownAuthor(t: Obj, authorId: string): Obj {
+  const w = isRecord(t.withheld) ? t.withheld : undefined;
+  const user: Obj = { id_str: authorId };
+  if (w?.scope === 'user' && Array.isArray(w.country_codes)) user.withheld = { country_codes: w.country_codes, scope: 'user' };
+  return user;
+}
+
 /** A v2 tweet as a service Tweet; throws a plain Error naming what is missing. */
 export function v2ToTweet(t: Obj, ctx: V2Context, depth = 0): Obj {
-  const author = typeof t.author_id === 'string' ? ctx.usersById.get(t.author_id) : undefined;
-  if (!author) throw new Error(`author ${String(t.author_id)} is not in the page's includes.users (a withheld or suspended account, or collected without expansions=author_id)`);
+  if (typeof t.author_id !== 'string') throw new Error('no author_id: whose post it is cannot be told (collected without tweet.fields=author_id)');
+  const author = ctx.usersById.get(t.author_id);
   const m = isRecord(t.public_metrics) ? t.public_metrics : {};
   const refs = arr(t.referenced_tweets);
   const ref = (type: string) => refs.find((r) => r.type === type)?.id as string | undefined;
@@ -101,7 +114,7 @@ export function v2ToTweet(t: Obj, ctx: V2Context, depth = 0): Obj {
     in_reply_to_status_id_str: replyTo ?? null,
     in_reply_to_user_id_str: t.in_reply_to_user_id ?? null,
     in_reply_to_screen_name: (replyUser?.username as string | undefined) ?? null,
-    user: v2User(author),
+    user: author ? v2User(author) : unknownAuthor(t, t.author_id),
     quoted_status_id_str: quoted ?? null,
     is_quote_status: quoted !== undefined,
     quoted_status: nested(quoted),

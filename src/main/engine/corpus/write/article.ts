@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db';
-import { id, optRecord, optStr, unmodelled } from './fields';
+import { id, optId, optRecord, optStr, unmodelled } from './fields';
 import { CorpusInputError } from './input-error';
 import { isRecord, stringifyExact } from './json';
 import { parseTimestampUs, timestampUs } from './time';
@@ -35,6 +35,9 @@ function write(db: Db, details: unknown, options: WriteOptions): Outcome {
   const tweet: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(details)) if (!DETAIL_KEYS.has(k)) tweet[k] = v;
   const postId = id(tweet, 'id');
+  // Without the nested user, the details' user_id still names the author: kept as incomplete.
+  const authorId = optId(details, 'user_id');
+  if ((tweet.user === undefined || tweet.user === null) && authorId !== null) tweet.user = { id_str: authorId.toString() };
 
   const contentState = article.content_state;
   if (contentState !== undefined && !isRecord(contentState)) throw new CorpusInputError('article.content_state', 'expected an object');

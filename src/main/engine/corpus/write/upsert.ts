@@ -46,13 +46,29 @@ function mergeRaw(stored: unknown, incoming: unknown, incomingWins: boolean): st
   return stringifyExact(out);
 }
 
+export interface UpsertOptions {
+  /**
+   * A 0/1 column that is 1 on a stand-in row (a user known only by id). A stand-in never changes
+   * a full row, whatever its retrieval time; a full row replaces a stored stand-in as if the key
+   * were new, whatever the stand-in's time (a stand-in is never "newer" than real data). Between
+   * two rows of the same kind, latest retrieval wins as usual.
+   */
+  standIn?: string;
+}
+
 /**
  * "Latest retrieval wins" for one table keyed by `key`: an unknown key is inserted; a known one is
  * updated only when the incoming retrieval is newer than the stored one and some value differs.
  * An older retrieval changes nothing except adding raw fields the stored row lacks. Statements are
  * prepared once per table and reused (imports call this hundreds of thousands of times).
  */
-export function makeUpsert(db: Db, table: string, key: string, columns: readonly Column[]): (row: Row, retrievedAtMs: number) => UpsertResult {
+export function makeUpsert(
+  db: Db,
+  table: string,
+  key: string,
+  columns: readonly Column[],
+  options: UpsertOptions = {},
+): (row: Row, retrievedAtMs: number) => UpsertResult {
   const names = columns.map((c) => c.name);
   const insert = db.prepare(
     `INSERT INTO ${table} (${key}, ${names.join(', ')}, retrieved_at_ms) VALUES (@${key}, ${names.map((n) => `@${n}`).join(', ')}, @retrieved_at_ms)
@@ -71,15 +87,21 @@ export function makeUpsert(db: Db, table: string, key: string, columns: readonly
     if (insert.run(values).changes === 1) return { outcome: 'added', changed: all };
 
     const stored = select.get(row[key]) as Row;
+    const standIn = options.standIn;
+    const incomingStandIn = standIn !== undefined && Number(values[standIn]) === 1;
+    const storedStandIn = standIn !== undefined && Number(stored[standIn]) === 1;
+    if (incomingStandIn && !storedStandIn) return { outcome: 'unchanged', changed: [] };
+    const replace = storedStandIn && !incomingStandIn;
     // Strictly newer: of two copies with the same retrieval time (two lines of one file) the first
     // stays, so importing a file again finds every record unchanged.
-    const newer = retrievedAtMs > Number(stored.retrieved_at_ms as bigint);
+    const newer = replace || retrievedAtMs > Number(stored.retrieved_at_ms as bigint);
     const next: Row = { [key]: row[key], retrieved_at_ms: newer ? retrievedAtMs : Number(stored.retrieved_at_ms as bigint) };
     const changed: string[] = [];
     for (const c of updatable) {
       const incoming = row[c.name];
       let value: unknown;
-      if (c.mergeJson) value = incoming === undefined ? stored[c.name] : mergeRaw(stored[c.name], incoming, newer);
+      if (replace) value = values[c.name];
+      else if (c.mergeJson) value = incoming === undefined ? stored[c.name] : mergeRaw(stored[c.name], incoming, newer);
       else value = newer && incoming !== undefined ? incoming : stored[c.name];
       next[c.name] = value;
       if (!same(value, stored[c.name])) changed.push(c.name);

@@ -33,6 +33,8 @@ const COLUMNS = [
   { name: 'profile_image_url_https', fallback: '' },
   { name: 'can_dm', fallback: 0 },
   { name: 'raw_json', fallback: null, mergeJson: true },
+  // 1: the source named this user (an id) but did not describe it (no screen_name): migration 051.
+  { name: 'incomplete', fallback: 0 },
 ];
 
 const upserts = new WeakMap<Db, ReturnType<typeof makeUpsert>>();
@@ -42,16 +44,20 @@ export interface UserRow {
   [column: string]: unknown;
 }
 
-/** Columns of a User object; undefined where the source did not say. */
+/**
+ * Columns of a User object; undefined where the source did not say. A user with an id but no
+ * screen_name (a withheld or suspended author missing from twarc2's includes, v1.1 trim_user) is
+ * kept as incomplete: its posts are stored and served, and a full copy of the user replaces it.
+ */
 export function userRow(user: unknown, path = 'user.'): UserRow {
   if (!isRecord(user)) throw new CorpusInputError(path.replace(/\.$/, ''), 'expected a user object');
-  const screenName = optStr(user, 'screen_name', path);
-  if (!screenName) throw new CorpusInputError(`${path}screen_name`, 'missing');
+  const screenName = optStr(user, 'screen_name', path) || undefined;
   const raw = unmodelled(user, MODELLED);
   return {
     id: id(user, 'id', path),
+    incomplete: screenName === undefined ? 1 : 0,
     screen_name: screenName,
-    screen_name_lower: screenName.toLowerCase(),
+    screen_name_lower: screenName?.toLowerCase(),
     name: optStr(user, 'name', path),
     location: optStr(user, 'location', path),
     url: nullableStr(user, 'url', path),
@@ -72,7 +78,7 @@ export function userRow(user: unknown, path = 'user.'): UserRow {
 }
 
 export function upsertUserRow(db: Db, row: UserRow, retrievedAtMs: number): UpsertResult {
-  return cached(upserts, db, (d) => makeUpsert(d, 'social_users', 'id', COLUMNS))(row, retrievedAtMs);
+  return cached(upserts, db, (d) => makeUpsert(d, 'social_users', 'id', COLUMNS, { standIn: 'incomplete' }))(row, retrievedAtMs);
 }
 
 /** Stores one User object of spec 2.2 on its own (v2 includes, X archive account). */
