@@ -25,6 +25,9 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
+    // The app's icon lives once, in resources/ (electron-builder's folder too): copied beside the
+    // page, it is the favicon in a browser and the window's icon in the desktop app.
+    publicDir: resolve(__dirname, 'resources'),
     plugins: [react()],
     build: {
       // electron-vite leaves the renderer unminified; served over HTTP in headless mode it is

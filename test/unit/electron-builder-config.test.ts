@@ -1,5 +1,5 @@
 import Ajv from 'ajv';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,13 @@ const require = createRequire(join(repoRoot, 'package.json'));
 function loadYamlConfig(): Record<string, unknown> {
   const { load } = require('js-yaml') as { load: (s: string) => unknown };
   return load(readFileSync(join(repoRoot, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
+}
+
+/** Width and height from a PNG's IHDR chunk (bytes 16-23). */
+function pngSize(file: string): { width: number; height: number } {
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(1, 4).toString('latin1'), file).toBe('PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 describe('electron-builder configuration', () => {
@@ -32,5 +39,39 @@ describe('electron-builder configuration', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { main: string; productName: string };
     expect(pkg.main).toBe('out/main/index.js');
     expect(pkg.productName).toBe(config.productName);
+  });
+
+  it('names the app icon in resources/, where the files are, at the sizes each platform needs', () => {
+    const config = loadYamlConfig() as { directories: { buildResources: string }; icon: string; linux: { icon: string } };
+    const resources = join(repoRoot, config.directories.buildResources);
+    expect(config.directories.buildResources).toBe('resources');
+    // macOS needs at least 512 px and Windows 256 px; electron-builder converts icon.png for both.
+    expect(config.icon).toBe('icon.png');
+    const icon = pngSize(join(resources, config.icon));
+    expect(icon.width).toBeGreaterThanOrEqual(512);
+    expect(icon.height).toBe(icon.width);
+    // Linux: a folder of PNGs whose names say their size.
+    const linuxSet = join(resources, config.linux.icon);
+    const files = readdirSync(linuxSet);
+    expect(files).toEqual(expect.arrayContaining(['256x256.png', '512x512.png']));
+    for (const file of files) {
+      const [, w, h] = /^(\d+)x(\d+)\.png$/.exec(file) ?? [];
+      expect(pngSize(join(linuxSet, file)), file).toEqual({ width: Number(w), height: Number(h) });
+    }
+  });
+
+  it('gives the page and the desktop window the same icon, from resources/', async () => {
+    const html = readFileSync(join(repoRoot, 'src/renderer/index.html'), 'utf8');
+    const hrefs = [...html.matchAll(/<link rel="icon" href="\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(hrefs).toEqual(expect.arrayContaining(['favicon.ico', 'icon.svg']));
+    // The renderer build copies resources/ beside the page (electron.vite.config.ts publicDir).
+    for (const href of hrefs) expect(existsSync(join(repoRoot, 'resources', href)), href).toBe(true);
+    const ico = readFileSync(join(repoRoot, 'resources', 'favicon.ico'));
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    const { default: viteConfig } = (await import('../../electron.vite.config')) as { default: { renderer: { publicDir: string } } };
+    expect(viteConfig.renderer.publicDir).toBe(join(repoRoot, 'resources'));
+    // The window (src/main/desktop/window.ts, which needs Electron to load) takes icons/256x256.png
+    // from the copy beside the page.
+    expect(readFileSync(join(repoRoot, 'src/main/desktop/window.ts'), 'utf8')).toContain("'../renderer/icons/256x256.png'");
   });
 });

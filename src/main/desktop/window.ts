@@ -1,10 +1,21 @@
 import { BrowserWindow, shell } from 'electron';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // The page's own address: the built index.html, or the dev server electron-vite starts.
 export function rendererUrl(): string {
   return process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(__dirname, '../renderer/index.html')).href;
+}
+
+/**
+ * The window's icon (Linux shows it in the task switcher; Windows and macOS take the installer's):
+ * the renderer build copies resources/ beside the page; `electron-vite dev` builds no page, so there
+ * it is read from resources/ itself.
+ */
+export function windowIconPath(): string {
+  const built = join(__dirname, '../renderer/icons/256x256.png');
+  return existsSync(built) ? built : join(__dirname, '../../resources/icons/256x256.png');
 }
 
 /** True when `url` is our page (the IPC bridge answers only frames showing it). */
@@ -25,6 +36,7 @@ export function createMainWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Skein',
+    icon: windowIconPath(),
     backgroundColor: '#f6f7f9',
     webPreferences: {
       preload: join(__dirname, '../preload/index.js'),

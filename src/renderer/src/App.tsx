@@ -14,6 +14,7 @@ import { SettingsView } from './views/settings/SettingsView';
 import { Empty } from './components/States';
 import { WindowDrop } from './components/WindowDrop';
 import { TableBenchView } from './views/dev/TableBenchView';
+import { useDocumentTitle } from './document-title';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -26,6 +27,11 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+function NoSuchPage() {
+  useDocumentTitle('No such page');
+  return <Empty title="No such page">Use the sections on the left.</Empty>;
+}
 
 function Routes() {
   useEngineEvents();
@@ -51,9 +57,9 @@ function Routes() {
     case 'settings':
       return <SettingsView />;
     case 'dev':
-      return id === 'table' ? <TableBenchView /> : <Empty title="No such page" />;
+      return id === 'table' ? <TableBenchView /> : <NoSuchPage />;
     default:
-      return <Empty title="No such page">Use the sections on the left.</Empty>;
+      return <NoSuchPage />;
   }
 }
 

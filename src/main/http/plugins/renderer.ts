@@ -4,8 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The page's own policy, also sent as a header: scripts and styles only from us (no inline
-// script), data only from us; images may come from https (avatars and covers; with no network they
-// fail and the app shows initials), nothing may frame us.
+// script), data only from us; images may come from https only for the Settings choice "Load images
+// from remote hosts" (off by default: then the page adds a stricter policy of its own, see
+// src/renderer/src/stores/remote-images.ts); nothing may frame us. The favicon is a file of the
+// built page (resources/, copied by the renderer build).
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

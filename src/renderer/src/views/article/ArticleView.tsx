@@ -6,6 +6,8 @@ import { RawJson } from '../../components/RawJson';
 import { ErrorState, Loading } from '../../components/States';
 import { UserName } from '../../components/UserCard';
 import { fmtDateTime } from '../../format';
+import { clip, useDocumentTitle } from '../../document-title';
+import { useRemoteImages } from '../../stores/remote-images';
 import { href } from '../../router';
 import { ContentState } from './ContentState';
 
@@ -13,6 +15,7 @@ import { ContentState } from './ContentState';
 export function ArticleView({ id }: { id: string }) {
   const detail = useSkein('article.get', { id }, { enabled: id !== '', staleTime: Infinity });
   const [raw, setRaw] = useState(false);
+  useDocumentTitle(detail.data ? `${clip(detail.data.article.title)} · Article by @${detail.data.tweet.user.screen_name}` : 'Article');
   if (detail.error) return <div className="view"><PageHeader title="Article" /><ErrorState error={detail.error} /></div>;
   if (detail.isPending) return <div className="view"><PageHeader title="Article" /><Loading lines={6} /></div>;
   const { tweet, article } = detail.data;
@@ -47,13 +50,17 @@ export function ArticleView({ id }: { id: string }) {
   );
 }
 
-/** The cover keeps its 5:2 box whether or not the image loads (no network: a quiet placeholder). */
+/**
+ * The cover keeps its 5:2 box whether or not the image loads (no network, or remote images off in
+ * Settings: a quiet placeholder).
+ */
 function Cover({ url, title }: { url: string; title: string }) {
   const [failed, setFailed] = useState(false);
+  const shown = useRemoteImages((s) => s.enabled) && url !== '' && !failed;
   return (
     <div className="cover" aria-hidden="true">
-      {url && !failed ? <img src={url} alt="" onError={() => setFailed(true)} referrerPolicy="no-referrer" /> : null}
-      {!url || failed ? <span className="cover-fallback">{title.slice(0, 1).toUpperCase()}</span> : null}
+      {shown ? <img src={url} alt="" onError={() => setFailed(true)} referrerPolicy="no-referrer" /> : null}
+      {!shown ? <span className="cover-fallback">{title.slice(0, 1).toUpperCase()}</span> : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { fmtInt } from '../../format';
 import { useRoute } from '../../router';
+import { useDocumentTitle } from '../../document-title';
 
 // A diagnostics page (#/dev/table?rows=N): the app's table with N synthetic rows, no engine
 // involved, for bench/table.bench.ts and the e2e check that rows in the DOM stay few.
@@ -19,6 +20,7 @@ const col = createColumnHelper<Row>();
 const MAX_ROWS = 1_000_000;
 
 export function TableBenchView() {
+  useDocumentTitle('Table check');
   const { query } = useRoute();
   const count = Math.min(MAX_ROWS, Math.max(0, Number(query.get('rows') ?? 100_000) || 0));
   const data = useMemo(

@@ -8,12 +8,14 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { fmtBytes, fmtDateTime, fmtInt } from '../../format';
 import { navigate, useRoute } from '../../router';
+import { useDocumentTitle } from '../../document-title';
 
 const col = createColumnHelper<ExportFile>();
 
 /** Exports: every data file with its facts, a preview of its first rows, and a way out of the window. */
 export function ExportsView() {
   const files = useSkein('exports.list', undefined, { staleTime: 0 });
+  useDocumentTitle('Exports');
   const { query } = useRoute();
   const selected = Number(query.get('job') ?? NaN);
   const columns = useMemo(

@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { fmtDate, fmtInt } from '../../format';
 import { href, navigate } from '../../router';
+import { useDocumentTitle } from '../../document-title';
 
 function stopHref(stop: TourStop): string {
   switch (stop.kind) {
@@ -22,6 +23,7 @@ function stopHref(stop: TourStop): string {
 /** Home: what is in the corpus, the demo tour, and a box to open anything by id. */
 export function HomeView() {
   const summary = useSkein('corpus.summary', undefined);
+  useDocumentTitle('Home');
   return (
     <div className="view home">
       <PageHeader title="Skein" subtitle="Your social-data research desk: browse, search and collect from the corpus on this machine." />

@@ -8,6 +8,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { ErrorState } from '../../components/States';
 import { fmtDateTime, fmtDuration, fmtInt } from '../../format';
 import { href } from '../../router';
+import { useDocumentTitle } from '../../document-title';
 import { JobForm } from './JobForm';
 import { rateAndEta } from './rate';
 
@@ -20,6 +21,7 @@ function describe(job: JobRow): string {
 }
 
 export function JobsView() {
+  useDocumentTitle('Jobs');
   const jobs = useSkein('jobs.list', undefined, {
     // Events refresh the list; polling every 2 s is the safety net while something runs.
     refetchInterval: (q) => (q.state.data?.some((j) => j.status === 'pending' || j.status === 'processing') ? 2000 : false),

@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
 import { href, navigate } from '../../router';
 import { useUi } from '../../stores/ui';
+import { useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 import { TweetCard } from './TweetCard';
 
@@ -17,6 +18,7 @@ export function PostView({ id }: { id: string }) {
   const post = useSkein('post.get', { id }, { enabled: id !== '', staleTime: Infinity });
   const showRaw = useUi((s) => s.showRawJson);
   const setShowRaw = useUi((s) => s.setShowRawJson);
+  useDocumentTitle(post.data ? `Post by @${post.data.tweet.user.screen_name}` : 'Post');
   if (post.error) return <div className="view"><PageHeader title="Post" /><ErrorState error={post.error} /></div>;
   if (post.isPending) return <div className="view"><PageHeader title="Post" /><Loading /></div>;
   const tweet = post.data.tweet;

@@ -7,6 +7,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { href, navigate, useRoute } from '../../router';
+import { clip, useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 import { OPERATORS } from './operators';
 
@@ -15,6 +16,7 @@ export function SearchView() {
   const { query } = useRoute();
   const q = query.get('q') ?? '';
   const type = query.get('type') === 'Top' ? 'Top' : 'Latest';
+  useDocumentTitle(q ? `Search: ${clip(q)}` : 'Search');
   const [draft, setDraft] = useState(q);
   const [help, setHelp] = useState(false);
   const input = useRef<HTMLInputElement>(null);

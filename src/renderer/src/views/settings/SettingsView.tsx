@@ -1,10 +1,13 @@
 import { PageHeader } from '../../components/Layout';
+import { useDocumentTitle } from '../../document-title';
+import { RemoteImagesSection } from './RemoteImagesSection';
 import { DataSection } from './DataSection';
 import { KeysSection } from './KeysSection';
 import { UsersSection } from './UsersSection';
 import { WebhookSection } from './WebhookSection';
 
 export function SettingsView() {
+  useDocumentTitle('Settings');
   return (
     <div className="view settings">
       <PageHeader title="Settings" subtitle="Keys for your scripts, credits and limits, webhooks, and your data." />
@@ -12,6 +15,7 @@ export function SettingsView() {
       <UsersSection />
       <WebhookSection />
       <DataSection />
+      <RemoteImagesSection />
     </div>
   );
 }

@@ -7,11 +7,13 @@ import { RawJson } from '../../components/RawJson';
 import { ErrorState, Loading } from '../../components/States';
 import { fmtCompact, fmtDateTime, fmtDuration, fmtInt, toMs } from '../../format';
 import { href } from '../../router';
+import { clip, useDocumentTitle } from '../../document-title';
 
 /** Space: state, the times of its life, listeners, and its creator. */
 export function SpaceView({ id }: { id: string }) {
   const detail = useSkein('space.get', { id }, { enabled: id !== '', staleTime: Infinity });
   const [raw, setRaw] = useState(false);
+  useDocumentTitle(detail.data ? `${clip(detail.data.space.title || 'Untitled space')} · Space` : 'Space');
   if (detail.error) return <div className="view"><PageHeader title="Space" /><ErrorState error={detail.error} /></div>;
   if (detail.isPending) return <div className="view"><PageHeader title="Space" /><Loading /></div>;
   const space = detail.data.space;

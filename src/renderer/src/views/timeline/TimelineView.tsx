@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
 import { navigate, useRoute } from '../../router';
+import { useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 
 type Kind = 'tweets' | 'tweets-and-replies';
@@ -18,6 +19,9 @@ export function TimelineView() {
   const kind: Kind = query.get('kind') === 'tweets-and-replies' ? 'tweets-and-replies' : 'tweets';
   const [draft, setDraft] = useState(user);
   useEffect(() => setDraft(user), [user]);
+  // The same query as UserTimeline's (one request): the title names the user once they are known.
+  const who = useSkein('users.lookup', { user }, { enabled: user !== '', staleTime: Infinity }).data?.screen_name;
+  useDocumentTitle(who ? `@${who} · Timeline` : 'Timeline');
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
