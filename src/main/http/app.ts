@@ -13,6 +13,7 @@ import { registerSearchRoutes } from './routes/search';
 import { registerJobRoutes } from './routes/jobs';
 import { registerDatafileRoutes } from './routes/datafiles';
 import { registerWebhookRoutes } from './routes/webhooks';
+import { registerTwitterRoutes, rewriteTwitterPath } from './routes/twitter-paths';
 import { registerAppPage } from './app-page';
 import './request-context';
 
@@ -44,6 +45,8 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler,
     frameworkErrors,
+    // The real service's paths (/twitter/...) that a spec route serves are routed to it (routes/twitter-paths.ts).
+    rewriteUrl: (req) => rewriteTwitterPath(req.method, req.url ?? '/'),
   });
 
   registerHostCheck(app, options.extraHosts ?? new Set());
@@ -91,6 +94,7 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
   registerJobRoutes(app, engine);
   registerDatafileRoutes(app, engine);
   registerWebhookRoutes(app, engine);
+  registerTwitterRoutes(app, engine);
 
   if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir, options.keychain);
   return app;

@@ -44,6 +44,28 @@ export interface PostRow {
   u_can_dm: Int;
 }
 
+/** A post's author as PostRow carries it (columns prefixed u_): what serialize/tweet.ts's userObject reads. */
+export type AuthorRow = Pick<
+  PostRow,
+  | 'user_id'
+  | 'u_screen_name'
+  | 'u_name'
+  | 'u_location'
+  | 'u_url'
+  | 'u_description'
+  | 'u_protected'
+  | 'u_verified'
+  | 'u_followers_count'
+  | 'u_friends_count'
+  | 'u_listed_count'
+  | 'u_favourites_count'
+  | 'u_statuses_count'
+  | 'u_created_at_us'
+  | 'u_profile_banner_url'
+  | 'u_profile_image_url_https'
+  | 'u_can_dm'
+>;
+
 export interface ArticleRow {
   id: Int;
   title: string;

@@ -1,5 +1,5 @@
 import { parseJsonExact, withBigIntMembers } from './json';
-import { bool, count, type PostRow, str } from './rows';
+import { type AuthorRow, bool, count, type PostRow, str } from './rows';
 import { isoMicros, isoOffset } from './timestamps';
 
 /**
@@ -13,8 +13,8 @@ export type TweetShape = 'timeline' | 'detail' | 'article';
 
 export type JsonObject = Record<string, unknown>;
 
-/** The nested User (2.2), in the spec's field order. */
-export function userObject(row: PostRow, shape: TweetShape): JsonObject {
+/** The nested User (2.2), in the spec's field order; also the profile of GET /twitter/user/<id> (detail shape). */
+export function userObject(row: AuthorRow, shape: TweetShape): JsonObject {
   const user: JsonObject = {};
   if (shape !== 'timeline') withBigIntMembers(user).id = row.user_id;
   user.id_str = row.user_id.toString();
