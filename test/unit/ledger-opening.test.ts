@@ -7,6 +7,7 @@ import { openDb } from '../../src/main/engine/store/db';
 import { migrate } from '../../src/main/engine/store/migrate';
 import { migrations } from '../../src/main/engine/store/migrations';
 import { testEngine } from '../helpers/engine';
+import { errorCode } from '../helpers/error-code';
 import { tempDir } from '../helpers/temp';
 
 // A new api user's opening balance is exactly the amount asked for (migration 050 moved the grant
@@ -15,15 +16,6 @@ import { tempDir } from '../helpers/temp';
 const lines = (engine: { db: Parameters<typeof transfersOf>[0] }, userId: number) =>
   transfersOf(engine.db, userId).map((t) => [t.id, t.kind, t.amount, t.memo]);
 
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SkeinError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
 
 describe('opening balance of a new api user', () => {
   it('is exactly the credits asked for, as the one transfer grant:opening:<user id>', () => {
@@ -40,7 +32,7 @@ describe('opening balance of a new api user', () => {
     const { user } = createKey(engine, 'empty', { credits: 0 });
     expect(balanceOf(engine.db, user.id)).toMatchObject({ posted: 0, pending: 0, available: 0 });
     expect(transfersOf(engine.db, user.id)).toEqual([]);
-    expect(code(() => charge(engine.db, { transferId: 'c1', userId: user.id, amount: 1, nowMs: 1 }))).toBe('payment_required');
+    expect(errorCode(() => charge(engine.db, { transferId: 'c1', userId: user.id, amount: 1, nowMs: 1 }))).toBe('payment_required');
     grant(engine.db, { transferId: 'g1', userId: user.id, amount: 2, nowMs: 2 });
     expect(balanceOf(engine.db, user.id).available).toBe(2);
     expect(checkInvariants(engine.db)).toEqual([]);
@@ -71,7 +63,7 @@ describe('opening balance of a new api user', () => {
     expect(refusal!.code).toBe('invalid');
     expect(refusal!.message).toMatch(/^Invalid parameter 'credits': user 'notebook' exists already/);
     for (const credits of [-1, 1.5, 1_000_000_001, Number.NaN, '5' as unknown as number]) {
-      expect(code(() => createKey(engine, 'other', { credits })), String(credits)).toBe('invalid');
+      expect(errorCode(() => createKey(engine, 'other', { credits })), String(credits)).toBe('invalid');
     }
     expect(listKeys(engine.db).map((u) => [u.name, u.keys.length])).toEqual([['app', 0], ['notebook', 1]]);
     expect(balanceOf(engine.db, user.id).available).toBe(10);

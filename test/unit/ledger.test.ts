@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkeinError } from '../../src/main/engine/errors';
 import { createEngine } from '../../src/main/engine/engine';
 import {
   balanceOf, charge, checkInvariants, getHold, grant, holdForJob, LedgerInvariantError, openHolds, postFromHold, transfersOf, voidHold,
 } from '../../src/main/engine/ledger';
 import { ledgerDb } from '../helpers/ledger-db';
+import { errorCode } from '../helpers/error-code';
 import { tempDir } from '../helpers/temp';
 
 const OPENING = 100_000;
@@ -19,15 +19,6 @@ function setup() {
   dbs.push(db);
   const u = db.addUser('alice');
   return { db, u };
-}
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SkeinError) return e.code;
-    throw e;
-  }
-  return 'ok';
 }
 
 describe('ledger accounts and grants', () => {
@@ -46,8 +37,8 @@ describe('ledger accounts and grants', () => {
     expect(again.created).toBe(false);
     expect(again.transfer.createdAtMs).toBe(now);
     expect(balanceOf(db, u).available).toBe(OPENING + 50);
-    expect(code(() => grant(db, { transferId: 'g1', userId: u, amount: 51, nowMs: now }))).toBe('conflict');
-    expect(code(() => grant(db, { transferId: 'g1', userId: 1, amount: 50, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => grant(db, { transferId: 'g1', userId: u, amount: 51, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => grant(db, { transferId: 'g1', userId: 1, amount: 50, nowMs: now }))).toBe('conflict');
     expect(balanceOf(db, u).available).toBe(OPENING + 50);
     expect(checkInvariants(db)).toEqual([]);
   });
@@ -56,13 +47,13 @@ describe('ledger accounts and grants', () => {
     ['zero', 0], ['negative', -1], ['fraction', 1.5], ['NaN', NaN], ['too large', 1e13], ['string', '5'],
   ])('refuses a grant amount that is %s', (_name, amount) => {
     const { db, u } = setup();
-    expect(code(() => grant(db, { transferId: 'g', userId: u, amount: amount as number, nowMs: now }))).toBe('invalid');
+    expect(errorCode(() => grant(db, { transferId: 'g', userId: u, amount: amount as number, nowMs: now }))).toBe('invalid');
     expect(balanceOf(db, u).available).toBe(OPENING);
   });
 
   it('refuses an unknown user with not_found', () => {
     const { db } = setup();
-    expect(code(() => grant(db, { transferId: 'g', userId: 999, amount: 1, nowMs: now }))).toBe('not_found');
+    expect(errorCode(() => grant(db, { transferId: 'g', userId: 999, amount: 1, nowMs: now }))).toBe('not_found');
   });
 });
 
@@ -72,7 +63,7 @@ describe('ledger charges', () => {
     charge(db, { transferId: 'c1', userId: u, amount: OPENING - 3, nowMs: now });
     charge(db, { transferId: 'c2', userId: u, amount: 3, nowMs: now });
     expect(balanceOf(db, u).available).toBe(0);
-    expect(code(() => charge(db, { transferId: 'c3', userId: u, amount: 1, nowMs: now }))).toBe('payment_required');
+    expect(errorCode(() => charge(db, { transferId: 'c3', userId: u, amount: 1, nowMs: now }))).toBe('payment_required');
     expect(balanceOf(db, u).available).toBe(0);
     // a retry of a charge that went through still answers (idempotent), even at zero balance
     expect(charge(db, { transferId: 'c2', userId: u, amount: 3, nowMs: now }).created).toBe(false);
@@ -88,9 +79,9 @@ describe('ledger charges', () => {
     expect(again).toEqual({ transfer: first.transfer, created: false });
     expect(balanceOf(db, u).available).toBe(OPENING - 5);
     // other content under the same id is a conflict, with or without enough credits
-    expect(code(() => charge(db, { transferId: 'c1', userId: u, amount: 6, nowMs: now }))).toBe('conflict');
-    expect(code(() => charge(db, { transferId: 'c1', userId: u, amount: OPENING * 2, nowMs: now }))).toBe('conflict');
-    expect(code(() => charge(db, { transferId: 'grant:opening:' + u, userId: u, amount: 1, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => charge(db, { transferId: 'c1', userId: u, amount: 6, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => charge(db, { transferId: 'c1', userId: u, amount: OPENING * 2, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => charge(db, { transferId: 'grant:opening:' + u, userId: u, amount: 1, nowMs: now }))).toBe('conflict');
     expect(transfersOf(db, u).map((t) => [t.id, t.amount, t.memo])).toEqual([
       ['grant:opening:' + u, OPENING, 'opening balance'],
       ['c1', 5, 'GET /a'],
@@ -130,7 +121,7 @@ describe('ledger holds', () => {
     postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 20, nowMs: now });
     // a resumed job replays batch 20: nothing changes
     expect(postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 20, nowMs: now }).created).toBe(false);
-    expect(code(() => postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 19, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => postFromHold(db, { holdId: hold.holdId, transferId: 'job:7:rows:20', amount: 19, nowMs: now }))).toBe('conflict');
     expect(balanceOf(db, u)).toMatchObject({ posted: OPENING - 40, pending: 60, available: OPENING - 100 });
     expect(checkInvariants(db)).toEqual([]);
     db.transaction(() => {
@@ -150,8 +141,8 @@ describe('ledger holds', () => {
     db.addJob(1, 'pending');
     db.addJob(2, 'pending');
     holdForJob(db, { transferId: 'h1', userId: u, jobId: 1, amount: OPENING - 10, nowMs: now });
-    expect(code(() => holdForJob(db, { transferId: 'h2', userId: u, jobId: 2, amount: 11, nowMs: now }))).toBe('payment_required');
-    expect(code(() => charge(db, { transferId: 'c', userId: u, amount: 11, nowMs: now }))).toBe('payment_required');
+    expect(errorCode(() => holdForJob(db, { transferId: 'h2', userId: u, jobId: 2, amount: 11, nowMs: now }))).toBe('payment_required');
+    expect(errorCode(() => charge(db, { transferId: 'c', userId: u, amount: 11, nowMs: now }))).toBe('payment_required');
     holdForJob(db, { transferId: 'h2', userId: u, jobId: 2, amount: 10, nowMs: now });
     expect(balanceOf(db, u).available).toBe(0);
     expect(openHolds(db, u)).toHaveLength(2);
@@ -162,11 +153,11 @@ describe('ledger holds', () => {
     const { db, u } = setup();
     db.addJob(3, 'processing');
     const h = holdForJob(db, { transferId: 'h', userId: u, jobId: 3, amount: 5, nowMs: now });
-    expect(code(() => postFromHold(db, { holdId: h.holdId, transferId: 'p1', amount: 6, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => postFromHold(db, { holdId: h.holdId, transferId: 'p1', amount: 6, nowMs: now }))).toBe('conflict');
     postFromHold(db, { holdId: h.holdId, transferId: 'p1', amount: 5, nowMs: now });
     expect(getHold(db, 'h').open).toBe(false);
-    expect(code(() => postFromHold(db, { holdId: h.holdId, transferId: 'p2', amount: 0, nowMs: now }))).toBe('conflict');
-    expect(code(() => postFromHold(db, { holdId: 'nope', transferId: 'p3', amount: 1, nowMs: now }))).toBe('not_found');
+    expect(errorCode(() => postFromHold(db, { holdId: h.holdId, transferId: 'p2', amount: 0, nowMs: now }))).toBe('conflict');
+    expect(errorCode(() => postFromHold(db, { holdId: 'nope', transferId: 'p3', amount: 1, nowMs: now }))).toBe('not_found');
   });
 
   it('a zero hold (a post without replies) is closed at once', () => {
