@@ -225,7 +225,7 @@ export interface JobRow {
   progress: number;
   progress_total: number | null;
   attempts: number;
-  /** Words for an error: the job's last error message, or null. */
+  /** Words for an error (the job's last error message), for a retry, or for a reply job that found fewer replies than expected; else null. */
   message: string | null;
   credits_used: number;
   created_ms: number;
@@ -361,7 +361,8 @@ export interface KeychainInfo {
 export type Capability = 'corpus' | 'reads' | 'search' | 'jobs' | 'keys' | 'credits' | 'webhooks' | 'import';
 
 // ---------------------------------------------------------------------------------------------
-// The handler map. Every data read is metered as the built-in API user 'app' (id 1).
+// The handler map. The app's reads of the local corpus are free and not rate limited; jobs it starts
+// belong to the built-in API user 'app' (id 1), which holds and is charged their credits.
 export interface Handlers {
   'app.info': () => Promise<AppInfo>;
 

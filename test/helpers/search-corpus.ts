@@ -13,6 +13,8 @@ const USERS = {
   bob: { id_str: '9000000000000000002', screen_name: 'Bob' },
   carol: { id_str: '9000000000000000003', screen_name: 'carol' },
   dave: { id_str: '9000000000000000004', screen_name: 'dave_x' },
+  // Protected: writes only PROTECTED_POSTS (writeProtectedPosts), so the corpus above is unchanged.
+  eve: { id_str: '9000000000000000005', screen_name: 'eve', protected: true },
 } as const;
 type UserKey = keyof typeof USERS;
 
@@ -45,6 +47,20 @@ export const POSTS: PostSpec[] = [
   { n: 9, by: 'bob', day: '2024-01-09T12:00:00', text: 'brown fox jumps', urls: ['https://Other.org/page'], counts: { fav: 21 } },
 ];
 
+/**
+ * Posts of the protected account eve, and public replies to them, written only by
+ * writeProtectedPosts: words, tags and counters that would match many queries above (eve's p20
+ * would top a Top search), so a leak shows. p21 replies to p1 (depth 1 in p1's conversation), p22
+ * is bob's public reply to it (depth 2), p24 alice's public reply to eve's p20.
+ */
+export const PROTECTED_POSTS: PostSpec[] = [
+  { n: 20, by: 'eve', day: '2024-01-10T12:00:00', text: 'brown fox in private', hashtags: ['foxes'], mentions: ['bob'], counts: { fav: 500, rt: 9, rep: 1 } },
+  { n: 21, by: 'eve', day: '2024-01-10T13:00:00', text: 'quick private reply about foxes', replyTo: 1, mentions: ['alice'] },
+  { n: 22, by: 'bob', day: '2024-01-10T14:00:00', text: 'public answer about the fox', replyTo: 21 },
+  { n: 23, by: 'eve', day: '2024-01-10T15:00:00', text: 'private take on $AAPL', quote: 5, symbols: ['AAPL'], urls: ['https://example.com/eve'] },
+  { n: 24, by: 'alice', day: '2024-01-10T16:00:00', text: 'replying to eve about the brown fox', replyTo: 20 },
+];
+
 /** Post number -> its 19-digit id, and back, for readable expectations. */
 export const nameOfId = (id: bigint) => `p${(id - BASE) / 1000n}`;
 
@@ -53,7 +69,7 @@ function user(key: UserKey) {
 }
 
 export function tweetOf(p: PostSpec) {
-  const replied = p.replyTo === undefined ? undefined : POSTS.find((q) => q.n === p.replyTo)!;
+  const replied = p.replyTo === undefined ? undefined : [...POSTS, ...PROTECTED_POSTS].find((q) => q.n === p.replyTo)!;
   return {
     id_str: String(idOf(p.n)),
     tweet_created_at: `${p.day}.000000Z`,
@@ -83,5 +99,12 @@ export function tweetOf(p: PostSpec) {
 export function writeSearchCorpus(db: Db): void {
   db.transaction(() => {
     for (const p of POSTS) upsertTweet(db, tweetOf(p), { retrievedAtMs: 1 });
+  })();
+}
+
+/** Adds PROTECTED_POSTS (after writeSearchCorpus). */
+export function writeProtectedPosts(db: Db): void {
+  db.transaction(() => {
+    for (const p of PROTECTED_POSTS) upsertTweet(db, tweetOf(p), { retrievedAtMs: 1 });
   })();
 }

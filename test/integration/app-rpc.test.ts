@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { seedCorpus } from '../../src/main/engine/corpus/seed';
+import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
+import { createKey } from '../../src/main/engine/keys';
+import { balanceOf } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { tempDir } from '../helpers/temp';
@@ -61,6 +64,24 @@ describe('app RPC over HTTP (headless mode)', () => {
     expect((await rpc('no.such', {})).status).toBe(404);
     const malformed = await rpc('post.get', 'x');
     expect(malformed.status).toBe(422);
+  });
+
+  it("serves the app's reads free and past 120 a minute, leaving a script's window and credits to the script", async () => {
+    const { rpc, tour, engine, server } = await setup();
+    const { key } = createKey(engine, 'app');
+    const before = balanceOf(engine.db, APP_USER_ID);
+    const id = tour.large_conversation_root.id_str;
+    // The engine's clock stands still: all 130 calls fall in one minute.
+    for (let i = 0; i < 65; i++) {
+      expect((await rpc('post.get', { id })).status).toBe(200);
+      expect((await rpc('post.replies', { id })).status).toBe(200);
+    }
+    expect(balanceOf(engine.db, APP_USER_ID)).toEqual(before);
+    // A script holding the app user's key still has its whole window and pays for its own read.
+    const script = await server.request(`/social/tweets/${id}`, { key });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('ratelimit')).toMatch(/^"per-user";r=119;/);
+    expect(balanceOf(engine.db, APP_USER_ID).posted).toBe(before.posted - 1);
   });
 
   it('streams engine events to the page as server-sent events', async () => {

@@ -6,9 +6,9 @@ import { seedCorpus } from '../../src/main/engine/corpus/seed';
 import { createHandlers } from '../../src/main/engine/handlers';
 import { dispatch } from '../../src/main/engine/handlers/dispatch';
 import { EventHub } from '../../src/main/engine/handlers/event-hub';
-import { APP_USER_ID } from '../../src/main/engine/handlers/meter';
+import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
 import { startJobRunner } from '../../src/main/engine/jobs';
-import { balanceOf } from '../../src/main/engine/ledger';
+import { balanceOf, charge } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
 import { tempDir } from '../helpers/temp';
 
@@ -74,6 +74,37 @@ describe('handlers: jobs and exports', () => {
     expect(retried.job_id).toBeGreaterThan(job_id);
     const again = await h['jobs.get']({ job_id: retried.job_id });
     expect(again).toMatchObject({ kind: 'replies', status: 'pending', params: { tweet_id: tour.large_conversation_root.id_str, output_format: 'json' } });
+    await close();
+  });
+
+  it('holds a job started in the app from the app user and charges its rows; a hold the balance cannot cover is refused', async () => {
+    const { h, app, tour, runner, engine, close } = setup();
+    const query = `from:${tour.large_conversation_root.screen_name}`;
+    // Leave the app user exactly the hold of a 30-row search: the hold is the whole price.
+    charge(engine.db, { transferId: 'test:drain', userId: APP_USER_ID, amount: balanceOf(engine.db, APP_USER_ID).available - 30, nowMs: 0 });
+    const estimate = await h['jobs.estimate']({ kind: 'search', query, max_count: 30, output_format: 'csv' });
+    expect(estimate).toMatchObject({ hold: 30, available: 30, enough: true });
+    const posted = balanceOf(engine.db, APP_USER_ID).posted;
+    const { job_id } = await h['jobs.create']({ kind: 'search', query, max_count: 30, output_format: 'csv' });
+    await runner.idle();
+    app.watcher.tick();
+    expect(await h['jobs.get']({ job_id })).toMatchObject({ status: 'success', credits_used: 30 });
+    expect(balanceOf(engine.db, APP_USER_ID)).toMatchObject({ posted: posted - 30, pending: 0, available: 0 });
+    const memos = (await h['credits.ledger']({ user_id: APP_USER_ID })).entries.map((e) => e.memo);
+    // The hold and the rows it paid for (all of it: nothing left to release); no request price besides.
+    expect(memos.filter((m) => m.startsWith(`job ${job_id}:`))).toEqual([`job ${job_id}: rows 0..29`, `job ${job_id}: hold for up to 30 rows`]);
+    expect(memos.filter((m) => m.startsWith('app '))).toEqual([]);
+
+    // Nothing left: the next job cannot hold its cost and is refused (402) before it exists.
+    const jobs = (await h['jobs.list']()).length;
+    expect(await h['jobs.estimate']({ kind: 'search', query, max_count: 1, output_format: 'csv' })).toMatchObject({ hold: 1, available: 0, enough: false });
+    expect(await dispatch(app.handlers, 'jobs.create', { kind: 'search', query, max_count: 1, output_format: 'csv' })).toMatchObject({
+      ok: false,
+      error: { code: 'payment_required', message: expect.stringContaining('this job can cost up to 1 credit and 0 are available') },
+    });
+    expect(await dispatch(app.handlers, 'jobs.retry', { job_id })).toMatchObject({ ok: false, error: { code: 'payment_required' } });
+    expect((await h['jobs.list']()).length).toBe(jobs);
+    expect(balanceOf(engine.db, APP_USER_ID)).toMatchObject({ posted: posted - 30, pending: 0 });
     await close();
   });
 

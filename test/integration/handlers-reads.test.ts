@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createHandlers, type AppHandlers } from '../../src/main/engine/handlers';
 import { dispatch } from '../../src/main/engine/handlers/dispatch';
 import { EventHub } from '../../src/main/engine/handlers/event-hub';
-import { APP_USER_ID } from '../../src/main/engine/handlers/meter';
+import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
 import { seedCorpus } from '../../src/main/engine/corpus/seed';
-import { balanceOf } from '../../src/main/engine/ledger';
+import { balanceOf, charge } from '../../src/main/engine/ledger';
+import type { Engine } from '../../src/main/engine/engine';
 import { testEngine } from '../helpers/engine';
 
 // The handler layer of the contract against the real engine on a real SQLite file: no mock.
@@ -13,6 +14,12 @@ function setup() {
   const tour = seedCorpus(engine.db, { scale: 'small', seed: 7 });
   const app: AppHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => 'http://127.0.0.1:7878' });
   return { engine, tour, app, h: app.handlers };
+}
+
+/** The app user's balance and the number of ledger transfers: what a charge would change. */
+function books(engine: Engine) {
+  const { n } = engine.db.prepare('SELECT COUNT(*) AS n FROM ledger_transfers').get() as { n: number };
+  return { balance: balanceOf(engine.db, APP_USER_ID), transfers: n };
 }
 
 describe('handlers: reads', () => {
@@ -27,10 +34,9 @@ describe('handlers: reads', () => {
     expect(s.tour.find((t) => t.kind === 'article')!.id).toBe(tour.article_post.id_str);
   });
 
-  it('pages a timeline to its third page with distinct posts, newest first, and meters the app user', async () => {
-    const { h, engine, tour } = setup();
+  it('pages a timeline to its third page with distinct posts, newest first', async () => {
+    const { h, tour } = setup();
     const user = await h['users.lookup']({ user: `@${tour.large_conversation_root.screen_name}` });
-    const before = balanceOf(engine.db, APP_USER_ID).posted;
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 3; page++) {
@@ -43,8 +49,6 @@ describe('handlers: reads', () => {
     expect(new Set(seen).size).toBe(seen.length);
     const sorted = [...seen].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1));
     expect(seen).toEqual(sorted);
-    // One credit per post plus one for the lookup: metered like any API user.
-    expect(before - balanceOf(engine.db, APP_USER_ID).posted).toBe(seen.length);
   });
 
   it('keeps ids above 2^53 exact across the contract', async () => {
@@ -106,15 +110,58 @@ describe('handlers: reads', () => {
     expect(await dispatch(app.handlers, 'users.lookup', { user: '@no_such_user_here' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
-  it('refuses a read with 402 when the app user has no credits left, and charges nothing', async () => {
+  it('opens the post with the big conversation again and again without charging or writing the ledger', async () => {
+    const { h, engine, tour } = setup();
+    const id = tour.large_conversation_root.id_str;
+    const before = books(engine);
+    for (let i = 0; i < 5; i++) {
+      expect((await h['post.get']({ id })).tweet.id_str).toBe(id);
+      const tree = await h['post.replies']({ id });
+      expect(tree.levels.reduce((n, l) => n + l.tweets.length, 0)).toBeGreaterThan(100);
+      // Free, but still bounded: at most 6 levels of at most 1,000 posts each.
+      expect(tree.levels.length).toBeLessThanOrEqual(6);
+      for (const level of tree.levels) expect(level.tweets.length).toBeLessThanOrEqual(1_000);
+    }
+    expect(books(engine)).toEqual(before);
+  });
+
+  it('serves more than 120 app reads within one minute of its clock', async () => {
     const { app, engine, tour } = setup();
+    const user = tour.large_conversation_root.screen_name;
+    const reads: [string, unknown][] = [
+      ['post.get', { id: tour.quote_post.id_str }],
+      ['post.replies', { id: tour.deep_reply.id_str }],
+      ['users.lookup', { user }],
+      ['search.page', { query: `from:${user}` }],
+      ['article.get', { id: tour.article_post.id_str }],
+    ];
+    const start = engine.clock.nowMs();
+    const before = books(engine);
+    for (let i = 0; i < 150; i++) {
+      const [name, args] = reads[i % reads.length]!;
+      expect(await dispatch(app.handlers, name, args)).toMatchObject({ ok: true });
+      engine.clock.advance(100);
+    }
+    // 150 reads in 15 seconds of the engine's clock: scripts would meet the limit of 120 a minute.
+    expect(engine.clock.nowMs() - start).toBe(15_000);
+    expect(books(engine)).toEqual(before);
+  });
+
+  it('reads everything when the app user has no credits left, and still charges nothing', async () => {
+    const { app, engine, tour } = setup();
+    charge(engine.db, { transferId: 'test:drain', userId: APP_USER_ID, amount: balanceOf(engine.db, APP_USER_ID).available, nowMs: 0 });
+    expect(balanceOf(engine.db, APP_USER_ID).available).toBe(0);
+    const before = books(engine);
     const user = await app.handlers['users.lookup']({ user: tour.large_conversation_root.screen_name });
-    const available = balanceOf(engine.db, APP_USER_ID).available;
-    // Spend everything but 5: a timeline page may cost 20, so it is refused before any work.
-    const { charge } = await import('../../src/main/engine/ledger');
-    charge(engine.db, { transferId: 'test:drain', userId: APP_USER_ID, amount: available - 5, nowMs: 0 });
-    const r = await dispatch(app.handlers, 'timeline.page', { user_id: user.id_str, kind: 'tweets' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'payment_required' } });
-    expect(balanceOf(engine.db, APP_USER_ID).available).toBe(5);
+    const reads: [string, unknown][] = [
+      ['timeline.page', { user_id: user.id_str, kind: 'tweets-and-replies' }],
+      ['post.get', { id: tour.large_conversation_root.id_str }],
+      ['post.replies', { id: tour.large_conversation_root.id_str }],
+      ['article.get', { id: tour.article_post.id_str }],
+      ['space.get', { id: tour.space.id }],
+      ['search.page', { query: `from:${user.screen_name}` }],
+    ];
+    for (const [name, args] of reads) expect(await dispatch(app.handlers, name, args)).toMatchObject({ ok: true });
+    expect(books(engine)).toEqual(before);
   });
 });

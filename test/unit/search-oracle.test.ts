@@ -4,12 +4,13 @@ import type { Engine } from '../../src/main/engine/engine';
 import { searchPage, type SearchType } from '../../src/main/engine/search';
 import { topTuning } from '../../src/main/engine/search/top';
 import { testEngine } from '../helpers/engine';
-import { idOf, writeSearchCorpus } from '../helpers/search-corpus';
+import { idOf, writeProtectedPosts, writeSearchCorpus } from '../helpers/search-corpus';
 
 // The compiler against an oracle: random queries built from operators that hit the test corpus,
 // run through every plan the compiler has (drivers, UNION arms, time windows, Top's two ranges,
 // keyset paging), must return exactly the posts a plain in-memory evaluation of the same tree
-// selects, in the right order.
+// selects, in the right order. With a protected account's posts added, none of them is ever
+// selected (the platform's search does not return them), whatever the query says.
 
 type Q = { atom: string } | { not: Q } | { and: Q[] } | { or: Q[] };
 
@@ -35,6 +36,7 @@ interface Post {
   tags: string[];
   symbols: string[];
   urls: string[];
+  protected: boolean;
 }
 
 const ATOMS = [
@@ -45,16 +47,19 @@ const ATOMS = [
   'min_replies:2', 'filter:replies', 'filter:quote', 'filter:links', 'filter:media', 'filter:self_threads', 'url:example', 'url:other',
 ];
 
-const atom = fc.constantFrom(...ATOMS).map((a): Q => ({ atom: a }));
-const tree: fc.Arbitrary<Q> = fc.letrec<{ q: Q }>((tie) => ({
-  q: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    atom,
-    tie('q').map((q): Q => ({ not: q })),
-    fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((and): Q => ({ and })),
-    fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((or): Q => ({ or })),
-  ),
-})).q;
+const treeOf = (atoms: string[]): fc.Arbitrary<Q> => {
+  const atom = fc.constantFrom(...atoms).map((a): Q => ({ atom: a }));
+  return fc.letrec<{ q: Q }>((tie) => ({
+    q: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      atom,
+      tie('q').map((q): Q => ({ not: q })),
+      fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((and): Q => ({ and })),
+      fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((or): Q => ({ or })),
+    ),
+  })).q;
+};
+const tree = treeOf(ATOMS);
 
 function render(q: Q): string {
   if ('atom' in q) return q.atom;
@@ -113,9 +118,14 @@ let usersByName: Map<string, bigint[]>;
 beforeEach(() => {
   engine = testEngine();
   writeSearchCorpus(engine.db);
+  load();
+});
+
+/** The corpus as the oracle's in-memory posts. */
+function load(): void {
   const db = engine.db;
   const list = (sql: string, id: bigint) => db.prepare(sql).pluck().all(id) as string[];
-  const rows = db.prepare(`SELECT p.*, u.screen_name_lower AS user FROM posts p JOIN social_users u ON u.id = p.user_id`).safeIntegers(true).all() as Record<string, bigint | string | null>[];
+  const rows = db.prepare(`SELECT p.*, u.screen_name_lower AS user, u.protected AS user_protected FROM posts p JOIN social_users u ON u.id = p.user_id`).safeIntegers(true).all() as Record<string, bigint | string | null>[];
   posts = rows.map((r) => ({
     id: r.id as bigint,
     tokens: tokenize(r.full_text as string),
@@ -135,17 +145,18 @@ beforeEach(() => {
     tags: list('SELECT tag FROM post_hashtags WHERE post_id = ?', r.id as bigint),
     symbols: list('SELECT symbol FROM post_symbols WHERE post_id = ?', r.id as bigint),
     urls: list('SELECT url FROM post_urls WHERE post_id = ?', r.id as bigint),
+    protected: r.user_protected === 1n,
   }));
   usersByName = new Map();
   for (const u of db.prepare('SELECT id, screen_name_lower AS name FROM social_users').safeIntegers(true).all() as { id: bigint; name: string }[]) {
     usersByName.set(u.name, [...(usersByName.get(u.name) ?? []), u.id]);
   }
-});
+}
 
 const score = (p: Post) => p.fav + 2 * p.rt + 3 * p.q + p.rep;
 
 function expected(q: Q, type: SearchType): bigint[] {
-  const hits = posts.filter((p) => evaluate(q, p, usersByName));
+  const hits = posts.filter((p) => !p.protected && evaluate(q, p, usersByName));
   hits.sort((a, b) => (type === 'Top' ? score(b) - score(a) : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return hits.map((p) => p.id);
 }
@@ -184,6 +195,45 @@ describe('the compiler agrees with an in-memory evaluation of the same query', (
             expect(actual(query, 'Top', limit), `${JSON.stringify(tuning)} ${query}`).toEqual(expected(q, 'Top'));
           }),
           { numRuns: 150, seed: 11 },
+        );
+      }
+    } finally {
+      Object.assign(topTuning, saved);
+    }
+  });
+});
+
+describe('with a protected account, the compiler still agrees, and never returns its posts', () => {
+  // Eve's posts match many of these atoms; bob's p22 and alice's p24 are public replies to hers.
+  const withEve = treeOf([...ATOMS, 'from:eve', 'to:eve', '@eve', 'private', `conversation_id:${idOf(20)}`, `quoted_tweet_id:${idOf(5)}`]);
+
+  beforeEach(() => {
+    writeProtectedPosts(engine.db);
+    load();
+  });
+
+  it('random queries, Latest and Top, paged 1, 2 or 100 at a time', () => {
+    expect(posts.filter((p) => p.protected).length).toBe(3);
+    fc.assert(
+      fc.property(withEve, fc.constantFrom<SearchType>('Latest', 'Top'), fc.constantFrom(1, 2, 100), (q, type, limit) => {
+        const query = render(q);
+        expect(actual(query, type, limit), `${type} ${query}`).toEqual(expected(q, type));
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+
+  it('Top with every plan forced', () => {
+    const saved = { ...topTuning };
+    try {
+      for (const tuning of [{ sortMax: 0, walkRows: 2 }, { sortMax: 100, walkRows: 3 }]) {
+        Object.assign(topTuning, tuning);
+        fc.assert(
+          fc.property(withEve, fc.constantFrom(1, 2, 100), (q, limit) => {
+            const query = render(q);
+            expect(actual(query, 'Top', limit), `${JSON.stringify(tuning)} ${query}`).toEqual(expected(q, 'Top'));
+          }),
+          { numRuns: 100, seed: 23 },
         );
       }
     } finally {

@@ -20,7 +20,7 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       // Local data: no refetch storms on focus; a failed call is shown, not retried three times
-      // (a retried metered read would cost credits again).
+      // (the engine is on this machine: a failure is its answer, not a network blip).
       refetchOnWindowFocus: false,
       retry: false,
       staleTime: 30_000,

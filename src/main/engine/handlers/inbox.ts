@@ -2,7 +2,7 @@ import type { InboxEntry } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { createInbox, inboxesOf, inboxMessages } from '../webhooks';
 import { baseUrlOf } from './jobs';
-import { APP_USER_ID } from './meter';
+import { APP_USER_ID } from './app-user';
 
 /**
  * The app's webhook inbox (an extension, webhooks/inbox.ts): one capability URL on the local

@@ -2,11 +2,10 @@ import type { CreditEstimate, JobParams, JobRow as AppJobRow } from '../../../sh
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { cancelJob, getJob, parseRepliesJob, parseSearchJob, submitJob, type JobRow, type RawParams } from '../jobs';
-import { datafileUrl } from '../jobs/status-body';
+import { datafileUrl, jobNote } from '../jobs/status-body';
 import { listenerBaseUrl } from '../jobs/base-url';
 import { balanceOf } from '../ledger';
-import { meteringOf } from '../metering';
-import { APP_USER_ID } from './meter';
+import { APP_USER_ID } from './app-user';
 import { intArg, oneOf, record } from './validate';
 
 // The job list shows the newest jobs of every user on this machine (the app's and scripts'):
@@ -32,23 +31,18 @@ export function estimateJob(engine: Engine, raw: unknown): CreditEstimate {
     kind === 'search'
       ? given ? 'max_count' : 'the default max_count of 20'
       : given ? 'max_count' : "the post's reply_count, or the replies of levels 1 and 2 in the corpus if more";
-  // The request that starts a job costs 1 credit besides the hold.
-  return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows + 1, basis };
+  // Starting a job in the app costs nothing besides the hold: the hold is its largest price.
+  return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows, basis };
 }
 
-/** Starts a job as the app's user: the request is metered (1 credit) with the hold in one transaction. */
+/**
+ * Starts a job as the app's user. The app is not a script: no request price and no rate limit,
+ * but the job holds its largest cost from the user 'app' (402 when it cannot) and is charged per
+ * row as it collects, exactly as a script's job (spec 7).
+ */
 export function createAppJob(engine: Engine, raw: unknown): { job_id: number } {
   const { kind, parsed } = parse(engine, raw);
-  const metering = meteringOf(engine);
-  const admission = metering.admit(APP_USER_ID, 1);
-  try {
-    const jobId = submitJob(engine, APP_USER_ID, kind, parsed as never, () => {
-      metering.charge(admission, 0, `app ${kind} job`);
-    });
-    return { job_id: jobId };
-  } finally {
-    admission.reservation.release();
-  }
+  return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never) };
 }
 
 export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string): AppJobRow {
@@ -67,7 +61,7 @@ export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string):
     progress: job.progress,
     progress_total: job.progress_total,
     attempts: job.attempts,
-    message: job.status === 'error' ? (job.last_error ?? 'The job failed.') : job.last_error ? `Retrying after: ${job.last_error}` : null,
+    message: job.status === 'error' ? (job.last_error ?? 'The job failed.') : job.last_error ? `Retrying after: ${job.last_error}` : jobNote(job),
     credits_used: job.charged_credits,
     created_ms: job.created_at_ms,
     started_ms: job.started_at_ms,

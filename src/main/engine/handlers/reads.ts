@@ -5,11 +5,13 @@ import { readArticle, readSpace, readTimeline, readTweet, POST_SELECT } from '..
 import { toJson } from '../serialize';
 import type { PostRow } from '../serialize/rows';
 import { timelineTweet, userObject } from '../serialize/tweet';
-import { metered } from './meter';
 import { idArg, oneOf, optionalTextArg, record, textArg } from './validate';
 import { jsonSafe } from './wire';
 
-const TIMELINE_MAX_COST = 20;
+// The app's reads of the analyst's own corpus are free and not rate limited (credits and the limit
+// meter API users: scripts). What bounds them is the size of one answer: a page of 20, a reply
+// tree's caps below, a detail.
+
 // A reply tree shows at most this many posts per level (a viral post can have 100,000 replies;
 // the full set is what a reply-collection job is for) and at most this many levels.
 const REPLIES_PER_LEVEL = 1_000;
@@ -22,7 +24,7 @@ export function timelinePage(engine: Engine, raw: unknown): TimelinePage {
   const userId = idArg(args, 'user_id');
   const kind = oneOf(args, 'kind', ['tweets', 'tweets-and-replies'] as const, 'tweets');
   const cursor = optionalTextArg(args, 'cursor', 1024);
-  const page = metered(engine, TIMELINE_MAX_COST, `timeline ${kind} ${userId}`, () => readTimeline(engine, kind, userId, cursor));
+  const page = readTimeline(engine, kind, userId, cursor).value;
   return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
 }
 
@@ -60,41 +62,39 @@ export function lookupUser(engine: Engine, raw: unknown): TweetUser {
     if (!/^\w{1,50}$/.test(name)) throw fail.invalid('user', 'give a screen name (letters, digits, _) or a numeric id.');
     key = name.toLowerCase();
   }
-  return metered(engine, 1, `user ${given}`, () => {
-    const row = stmt.safeIntegers(true).get(key) as UserRow | undefined;
-    if (!row) throw fail.notFound(`User ${given} was not found.`);
-    const asPost = {
-      user_id: row.id,
-      u_screen_name: row.screen_name,
-      u_name: row.name,
-      u_location: row.location,
-      u_url: row.url,
-      u_description: row.description,
-      u_protected: row.protected,
-      u_verified: row.verified,
-      u_followers_count: row.followers_count,
-      u_friends_count: row.friends_count,
-      u_listed_count: row.listed_count,
-      u_favourites_count: row.favourites_count,
-      u_statuses_count: row.statuses_count,
-      u_created_at_us: row.created_at_us,
-      u_profile_banner_url: row.profile_banner_url,
-      u_profile_image_url_https: row.profile_image_url_https,
-      u_can_dm: row.can_dm,
-    } as unknown as PostRow;
-    return { value: jsonSafe<TweetUser>(userObject(asPost, 'timeline')), items: 1 };
-  });
+  const row = stmt.safeIntegers(true).get(key) as UserRow | undefined;
+  if (!row) throw fail.notFound(`User ${given} was not found.`);
+  const asPost = {
+    user_id: row.id,
+    u_screen_name: row.screen_name,
+    u_name: row.name,
+    u_location: row.location,
+    u_url: row.url,
+    u_description: row.description,
+    u_protected: row.protected,
+    u_verified: row.verified,
+    u_followers_count: row.followers_count,
+    u_friends_count: row.friends_count,
+    u_listed_count: row.listed_count,
+    u_favourites_count: row.favourites_count,
+    u_statuses_count: row.statuses_count,
+    u_created_at_us: row.created_at_us,
+    u_profile_banner_url: row.profile_banner_url,
+    u_profile_image_url_https: row.profile_image_url_https,
+    u_can_dm: row.can_dm,
+  } as unknown as PostRow;
+  return jsonSafe<TweetUser>(userObject(asPost, 'timeline'));
 }
 
 export function postDetail(engine: Engine, raw: unknown): PostDetail {
   const id = idArg(record(raw), 'id');
-  const value = metered(engine, 1, `post ${id}`, () => readTweet(engine, id));
+  const { value } = readTweet(engine, id);
   return { tweet: jsonSafe<Tweet>(value), raw_json: toJson(value) };
 }
 
 export function articleDetail(engine: Engine, raw: unknown): ArticleDetail {
   const id = idArg(record(raw), 'id');
-  const value = metered(engine, 1, `article ${id}`, () => readArticle(engine, id));
+  const { value } = readArticle(engine, id);
   const safe = jsonSafe<ArticleDetail['tweet'] & { article: ArticleDetail['article'] }>(value);
   const { article, ...tweet } = safe;
   return { tweet, article, raw_json: toJson(value) };
@@ -103,42 +103,42 @@ export function articleDetail(engine: Engine, raw: unknown): ArticleDetail {
 export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail {
   const args = record(raw);
   const id = textArg(args, 'id', 64).trim();
-  const value = metered(engine, 1, `space ${id}`, () => readSpace(engine, id));
+  const { value } = readSpace(engine, id);
   return { space: jsonSafe<SpaceDetail['space']>(value), raw_json: toJson(value) };
 }
 
 /**
  * The replies under a post, level by level (1 = direct replies), following in_reply_to links so it
  * works for any post, not only a conversation's root. Each level is capped (REPLIES_PER_LEVEL);
- * `truncated` says so. Metered: one credit per post returned.
+ * `truncated` says so.
  */
 export function replyTree(engine: Engine, raw: unknown): ReplyTree {
   const id = idArg(record(raw), 'id');
   const root = BigInt(id);
   const exists = engine.db.prepare('SELECT 1 FROM posts WHERE id = ?').safeIntegers(true).get(root);
   if (!exists) throw fail.notFound(`Tweet ${id} was not found.`);
-  return metered(engine, 1, `replies ${id}`, () => {
-    const levels: ReplyTree['levels'] = [];
-    let truncated = false;
-    let parents: bigint[] = [root];
-    for (let depth = 1; depth <= MAX_LEVELS && parents.length > 0; depth++) {
-      const rows: PostRow[] = [];
-      for (let i = 0; i < parents.length && rows.length < REPLIES_PER_LEVEL; i += IN_CHUNK) {
-        const chunk = parents.slice(i, i + IN_CHUNK);
-        const left = REPLIES_PER_LEVEL - rows.length;
-        const found = engine.db
-          .prepare(`${POST_SELECT} WHERE p.in_reply_to_status_id IN (${chunk.map(() => '?').join(',')}) ORDER BY p.id DESC LIMIT ${left + 1}`)
-          .safeIntegers(true)
-          .all(...chunk) as PostRow[];
-        if (found.length > left) truncated = true;
-        rows.push(...found.slice(0, left));
-      }
-      if (rows.length === 0) break;
-      if (rows.length >= REPLIES_PER_LEVEL) truncated = true;
-      levels.push({ depth, tweets: jsonSafe<Tweet[]>(rows.map(timelineTweet)) });
-      parents = rows.map((r) => r.id);
+  const levels: ReplyTree['levels'] = [];
+  let truncated = false;
+  let parents: bigint[] = [root];
+  for (let depth = 1; depth <= MAX_LEVELS && parents.length > 0; depth++) {
+    const rows: PostRow[] = [];
+    for (let i = 0; i < parents.length && rows.length < REPLIES_PER_LEVEL; i += IN_CHUNK) {
+      const chunk = parents.slice(i, i + IN_CHUNK);
+      const left = REPLIES_PER_LEVEL - rows.length;
+      const found = engine.db
+        .prepare(`${POST_SELECT} WHERE p.in_reply_to_status_id IN (${chunk.map(() => '?').join(',')}) ORDER BY p.id DESC LIMIT ${left + 1}`)
+        .safeIntegers(true)
+        .all(...chunk) as PostRow[];
+      if (found.length > left) truncated = true;
+      rows.push(...found.slice(0, left));
     }
-    const items = levels.reduce((n, l) => n + l.tweets.length, 0);
-    return { value: { root_id: id, levels, truncated }, items };
-  });
+    if (rows.length === 0) break;
+    if (rows.length >= REPLIES_PER_LEVEL) truncated = true;
+    // Protected accounts' replies are not shown (as in reply jobs), but the walk goes on through
+    // them: a public reply to a protected one is still at its level.
+    const shown = rows.filter((r) => r.u_protected === 0n);
+    if (shown.length > 0) levels.push({ depth, tweets: jsonSafe<Tweet[]>(shown.map(timelineTweet)) });
+    parents = rows.map((r) => r.id);
+  }
+  return { root_id: id, levels, truncated };
 }

@@ -1,6 +1,6 @@
 import { fail } from '../errors';
 import { parseNumericId, preview } from '../reads/params';
-import { countMatches, parseQuery } from '../search';
+import { countReplies, parseQuery } from '../search';
 import type { Db } from '../store/db';
 import type { OutputFormat } from './job-row';
 import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
@@ -88,8 +88,9 @@ export interface ParsedJob<P> {
 /**
  * Spec 4.6. 404 for an unknown post. The hold (section 7: the balance must cover every reply the
  * platform reports, unless max_count is set) is max_count when given, otherwise the larger of the
- * post's reply_count and the replies of levels one and two the store holds: reply_count counts
- * direct replies only, and a job never writes more rows than it holds (docs/decisions.md).
+ * post's reply_count and the replies of levels one and two under it that the store holds (what
+ * the job will collect: protected accounts left out, since_id applied): reply_count counts direct
+ * replies only, and a job never writes more rows than it holds (docs/decisions.md).
  */
 export function parseRepliesJob(db: Db, tweetIdRaw: unknown, raw: RawParams): ParsedJob<RepliesParams> {
   checkKnown(raw, REPLIES_KEYS);
@@ -102,7 +103,7 @@ export function parseRepliesJob(db: Db, tweetIdRaw: unknown, raw: RawParams): Pa
   const params: RepliesParams = { tweet_id: tweetId.toString(), ...(sinceId ? { since_id: sinceId } : {}), ...(max ? { max_count: max } : {}) };
   let maxRows = max;
   if (maxRows === undefined) {
-    const stored = countMatches(db, { query: `conversation_id:${tweetId}`, replyDepth: { min: 1, max: 2 }, ...(sinceId ? { sinceId: BigInt(sinceId) } : {}) }, MAX_MAX_COUNT);
+    const stored = countReplies(db, { tweetId, ...(sinceId ? { sinceId: BigInt(sinceId) } : {}) }, MAX_MAX_COUNT);
     maxRows = Math.min(MAX_MAX_COUNT, Math.max(Number(post.reply_count), stored));
   }
   return { params, output, maxRows };

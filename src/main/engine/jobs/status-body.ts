@@ -3,8 +3,9 @@ import type { JobRow } from './job-row';
 /**
  * The body of GET /jobs/<job_id> (spec 2.6 and 4.8), also the `data` of the job_finished webhook
  * (spec 6). Spec fields: job_id, status, result {is_compressed, datafile_url} once processed.
- * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error, times as
- * ISO 8601, and result.rows/bytes/output_format/file_name.
+ * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error (and on a
+ * reply job's success short of its total: jobNote), times as ISO 8601, and
+ * result.rows/bytes/output_format/file_name.
  */
 export interface JobStatusBody {
   job_id: number;
@@ -32,6 +33,31 @@ export function datafileUrl(baseUrl: string, job: Pick<JobRow, 'datafile_token' 
   return `${baseUrl}/datafiles/${job.datafile_token}/${encodeURIComponent(job.result_file ?? '')}`;
 }
 
+/**
+ * Why a reply job without max_count ended with fewer rows than its progress_total, or null. That
+ * total is what the job expected (the post's reply_count, or the replies stored if more), so
+ * "0 of 3" must say that the corpus holds no more of them, not look like a job that lost rows.
+ */
+export function jobNote(job: JobRow): string | null {
+  if (job.status !== 'success' || job.kind !== 'replies' || job.progress_total === null) return null;
+  const rows = job.result_rows ?? job.progress;
+  if (rows >= job.progress_total) return null;
+  let params: { max_count?: unknown; since_id?: unknown } = {};
+  try {
+    params = JSON.parse(job.params_json) as typeof params;
+  } catch {
+    params = {};
+  }
+  if (params.max_count !== undefined) return null; // a cap, not an expectation
+  const since = params.since_id === undefined ? '' : ' newer than since_id';
+  const got = rows === 0 ? 'No replies were collected' : `Collected ${rows} ${rows === 1 ? 'reply' : 'replies'}`;
+  return (
+    `${got}: ${job.progress_total} were expected (the post's reply_count, or the replies stored if more) and the corpus ` +
+    `holds no more direct or second-level replies to this post${since} from public accounts. reply_count also counts ` +
+    'replies a collection cannot return (protected accounts, deleted posts, replies never imported): spec 1, known limitation.'
+  );
+}
+
 export function jobStatusBody(job: JobRow, baseUrl: string): JobStatusBody {
   const body: JobStatusBody = {
     job_id: job.id,
@@ -45,6 +71,8 @@ export function jobStatusBody(job: JobRow, baseUrl: string): JobStatusBody {
   };
   if (job.status === 'error') body.message = job.last_error ?? 'The job failed.';
   else if (job.status === 'pending' && job.last_error) body.message = `Retrying after: ${job.last_error}`;
+  const note = jobNote(job);
+  if (note !== null) body.message = note;
   if (job.status === 'success' && job.datafile_token && job.result_file) {
     body.result = {
       is_compressed: job.is_compressed === 1,

@@ -4,9 +4,9 @@ import { Metering } from './metering';
 export { Metering, type Admission, type AccountView } from './metering';
 export { priceOf, DEFAULT_MAX_COST } from './prices';
 
-// One Metering per engine, shared by the HTTP plugin and the IPC handlers, so the desktop app and
-// API keys of the same user draw on one limit. Kept beside the engine (not in it) so the engine's
-// composition root stays one line per capability.
+// One Metering per engine, shared by the HTTP plugin and the account route, so all keys of a user
+// draw on one limit and the account shows that limit's window. Kept beside the engine (not in it)
+// so the engine's composition root stays one line per capability.
 const perEngine = new WeakMap<Engine, Metering>();
 
 export function meteringOf(engine: Engine): Metering {

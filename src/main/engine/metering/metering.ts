@@ -27,10 +27,10 @@ export interface AccountView {
 }
 
 /**
- * Admission and charging for every metered caller: the HTTP plugin (API keys) and the desktop
- * app's IPC handlers (the built-in user 'app', id 1). The order is the spec's: the rate limit
- * first (429, costs nothing, does not count), then the balance (402 before any work), then the
- * work, then charge(): max(1, items) credits. A request that fails is never charged.
+ * Admission and charging of API users' requests (the HTTP plugin; the app's own reads are not
+ * metered, docs/decisions.md). The order is the spec's: the rate limit first (429, costs nothing,
+ * does not count), then the balance (402 before any work), then the work, then charge():
+ * max(1, items) credits. A request that fails is never charged.
  */
 export class Metering {
   readonly limiter: RateLimiter;
@@ -95,7 +95,7 @@ export class Metering {
     return this.reservations.take(userId, maxCost);
   }
 
-  /** Both steps, for callers without a request pipeline (IPC). */
+  /** Both steps in one call, for callers without a request pipeline (the tests and the simulation). */
   admit(userId: number, maxCost: number = DEFAULT_MAX_COST): Admission {
     const rate = this.admitRate(userId);
     return { userId, rate, reservation: this.reserve(userId, maxCost) };

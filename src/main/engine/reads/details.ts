@@ -17,7 +17,12 @@ export function findPost(engine: ReadEngine, id: bigint): PostRow | undefined {
   return raw ? postRowOf(raw) : undefined;
 }
 
-/** Tweet details (4.3). `idRaw` is the request's `id`, from the query or the path. */
+/**
+ * Tweet details (4.3). `idRaw` is the request's `id`, from the query or the path. A protected
+ * account's post is 404 (docs/decisions.md "Search: protected accounts"): it is not public, and 404 is
+ * the status the spec's table gives tweet details for a tweet that cannot be had (its 403 is for
+ * timelines); the message says why, as the platform tells a visitor with the link.
+ */
 export function readTweet(engine: ReadEngine, idRaw: unknown): ReadResult {
   return { value: detailTweet(postOf(engine, idRaw)), items: 1 };
 }
@@ -25,25 +30,29 @@ export function readTweet(engine: ReadEngine, idRaw: unknown): ReadResult {
 /** readTweet as JSON text, written by SQLite (serialize/tweet-json-sql.ts): the HTTP answer. */
 export function readTweetJson(engine: ReadEngine, idRaw: unknown): JsonReadResult {
   const id = parseNumericId('id', idRaw);
-  const json = statements(engine.db).postJson.get(id) as string | undefined;
+  // SQL NULL: the post exists but its author is protected (statements.ts).
+  const json = statements(engine.db).postJson.get(id) as string | null | undefined;
   if (json === undefined) throw notFound(id);
+  if (json === null) throw protectedPost(id);
   return { json, items: 1 };
 }
 
-function postOf(engine: ReadEngine, idRaw: unknown): PostRow {
-  const id = parseNumericId('id', idRaw);
+function postOf(engine: ReadEngine, idRaw: unknown, parameter = 'id'): PostRow {
+  const id = parseNumericId(parameter, idRaw);
   const row = findPost(engine, id);
   if (!row) throw notFound(id);
+  if (row.u_protected !== 0n) throw protectedPost(id);
   return row;
 }
 
 const notFound = (id: bigint) => fail.notFound(`Tweet ${id} was not found.`);
+const protectedPost = (id: bigint) =>
+  fail.notFound(`Tweet ${id} was not found: its author's account is protected, and a protected account's posts are not public.`);
 
-/** Article details (4.4): the post that carries the article, with it. */
+/** Article details (4.4): the post that carries the article, with it (404 for a protected author, as readTweet). */
 export function readArticle(engine: ReadEngine, articleIdRaw: unknown): ReadResult {
-  const id = parseNumericId('article_id', articleIdRaw);
-  const row = findPost(engine, id);
-  if (!row) throw notFound(id);
+  const row = postOf(engine, articleIdRaw, 'article_id');
+  const id = row.id;
   const article = statements(engine.db).article.get(id) as ArticleRow | undefined;
   if (!article) throw fail.notFound(`Tweet ${id} was not found with an article: it carries no article.`);
   return { value: articleDetail(row, article), items: 1 };

@@ -10,7 +10,7 @@ export interface ReadStatements {
   timelineAll: Statement;
   timelineTweets: Statement;
   post: Statement;
-  /** One post's detail Tweet as JSON text (pluck: the string itself), or undefined. */
+  /** One post's detail Tweet as JSON text (pluck: the string itself), null when its author is protected, or undefined. */
   postJson: Statement;
   article: Statement;
   space: Statement;
@@ -35,7 +35,9 @@ export function statements(db: Db): ReadStatements {
         `${POST_SELECT} WHERE p.user_id = ? AND p.in_reply_to_status_id IS NULL AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`,
       ),
       post: prepRaw(`${POST_SELECT} WHERE p.id = ?`),
-      postJson: prep(`SELECT ${DETAIL_TWEET_JSON} ${POST_FROM} WHERE p.id = ?`).pluck(),
+      // NULL for a protected author's post (details.ts answers 404 saying why); CASE builds the
+      // JSON only for the others.
+      postJson: prep(`SELECT CASE WHEN u.protected = 1 THEN NULL ELSE ${DETAIL_TWEET_JSON} END ${POST_FROM} WHERE p.id = ?`).pluck(),
       article: prep(
         'SELECT id, title, preview_text, cover_url, published_at_us, content_state_json, media_entities_json FROM articles WHERE post_id = ?',
       ),

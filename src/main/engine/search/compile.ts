@@ -3,6 +3,7 @@ import type { Db } from '../store/db';
 import type { OperatorNode, QueryNode } from './ast';
 import { ftsConjunction, ftsExpression, isTextTerm } from './fts';
 import { parseQuery } from './parser';
+import { publicAuthorPredicates } from './protected';
 
 // The tree as SQL over `posts AS p`. The top-level AND picks one *driver*: the index that yields
 // candidate ids already in id order (FTS5 rowids, an entity table's (value, post_id) key, the
@@ -63,10 +64,11 @@ const MAX_UNION_ARMS = 16;
 const MAX_USERS_PER_NAME = 100;
 
 export function compileQuery(db: Db, query: string | QueryNode, options: CompileOptions = {}): CompiledQuery {
-  return compileWith(db, typeof query === 'string' ? parseQuery(query) : query, options, true);
+  // Protected accounts' posts are never a match (search/protected.ts), in every arm of every plan.
+  return compileWith(db, typeof query === 'string' ? parseQuery(query) : query, options, true, publicAuthorPredicates(db));
 }
 
-function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion: boolean): CompiledQuery {
+function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion: boolean, authors: Sql[]): CompiledQuery {
   const users = userResolver(db);
   const conjuncts = ast.kind === 'and' ? [...ast.children] : [ast];
 
@@ -109,6 +111,7 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
   }
   if (fts !== null && driver !== 'fts') predicates.push(ftsPredicate(fts));
   for (const c of others) if (c !== pick?.node) predicates.push(predicate(c, users));
+  predicates.push(...authors);
 
   let driverPredicate: Sql = { sql: '1', params: [] };
   if (pick) driverPredicate = predicate(pick.node, users);
@@ -122,9 +125,23 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
     if (highId === null || window.highId < highId) highId = window.highId;
   }
 
-  const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }) : null;
   const where = joinSql(predicates, 'AND', '1');
+  if (where.sql === FALSE) return matchesNothing(ast, lowId, highId);
+  const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }, authors) : null;
   return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union };
+}
+
+const FALSE = '0';
+const TRUE = '1';
+
+/**
+ * A query that can match no post (`from:` a name no public account has, an empty time window):
+ * no driver. Forcing a partial index (INDEXED BY posts_quoted) on a WHERE that SQLite folds to
+ * false is "no query solution", and searchPage answers such a query without SQL anyway.
+ */
+function matchesNothing(ast: QueryNode, lowId: bigint | null, highId: bigint | null): CompiledQuery {
+  const always: Sql = { sql: TRUE, params: [] };
+  return { ast, driver: 'posts', from: 'posts AS p', bareFrom: null, driverWhere: always, driverPredicate: always, idColumn: 'p.id', where: { sql: FALSE, params: [] }, lowId, highId, union: null };
 }
 
 /** Posts in a time window past which the id range is not worth narrowing: it is most of the corpus. */
@@ -165,7 +182,7 @@ function timeWindow(db: Db, conjuncts: readonly QueryNode[]): { lowId: bigint; h
 const windowStatements = new WeakMap<Db, Statement<unknown[]>>();
 
 /** (B1 OR B2) AND R = (B1 AND R) OR (B2 AND R): arms for the first OR whose branches all have a driver. */
-function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }): CompiledQuery[] | null {
+function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }, authors: Sql[]): CompiledQuery[] | null {
   const options: CompileOptions = {
     ...(bounds.lowId !== null ? { sinceId: bounds.lowId } : {}),
     ...(bounds.highId !== null ? { maxId: bounds.highId } : {}),
@@ -177,9 +194,9 @@ function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lo
     const arms = or.children.map((branch) => {
       const children = [...(branch.kind === 'and' ? branch.children : [branch]), ...rest];
       const armAst: QueryNode = children.length === 1 ? children[0]! : { kind: 'and', children, start: or.start, end: or.end };
-      return compileWith(db, armAst, options, false);
-    });
-    if (arms.every((a) => a.driver !== 'posts')) return arms;
+      return compileWith(db, armAst, options, false, authors);
+    }).filter((arm) => arm.where.sql !== FALSE); // a branch that matches nothing adds nothing
+    if (arms.length > 0 && arms.every((a) => a.driver !== 'posts')) return arms;
   }
   return null;
 }
@@ -216,7 +233,7 @@ function chooseDriver(conjuncts: readonly QueryNode[], users: UserResolver): Dri
       }
       if (op === 'from' && v.type === 'name') {
         // One author walks the (user_id, id DESC) timeline index in order; several need a sort.
-        const ids = users(v.name);
+        const ids = users(v.name, 'public');
         if (ids.length === 1) {
           return { node, plan: { driver: 'from', ...posts('posts_user_timeline'), driverWhere: { sql: 'p.user_id = ?', params: [ids[0]] } } };
         }
@@ -244,8 +261,12 @@ function ftsPredicate(expr: string): Sql {
   return { sql: 'EXISTS (SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND posts_fts.rowid = p.id)', params: [expr] };
 }
 
-function joinSql(parts: Sql[], op: 'AND' | 'OR', empty: string): Sql {
-  if (parts.length === 0) return { sql: empty, params: [] };
+/** Parts joined by AND or OR, with the constants folded (`0 AND x` is 0, `1 OR x` is 1). */
+function joinSql(all: Sql[], op: 'AND' | 'OR', empty: string): Sql {
+  const absorbing = op === 'AND' ? FALSE : TRUE;
+  if (all.some((p) => p.sql === absorbing)) return { sql: absorbing, params: [] };
+  const parts = all.filter((p) => p.sql !== (op === 'AND' ? TRUE : FALSE));
+  if (parts.length === 0) return { sql: all.length === 0 ? empty : op === 'AND' ? TRUE : FALSE, params: [] };
   if (parts.length === 1) return parts[0]!;
   return { sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`, params: parts.flatMap((p) => p.params) };
 }
@@ -257,8 +278,11 @@ function predicate(node: QueryNode, users: UserResolver): Sql {
     case 'word':
     case 'phrase':
       return ftsPredicate(ftsExpression(node)!);
-    case 'not':
-      return { sql: `NOT ${wrap(predicate(node.child, users).sql)}`, params: predicate(node.child, users).params };
+    case 'not': {
+      const child = predicate(node.child, users);
+      if (child.sql === FALSE || child.sql === TRUE) return { sql: child.sql === FALSE ? TRUE : FALSE, params: [] };
+      return { sql: `NOT ${wrap(child.sql)}`, params: child.params };
+    }
     case 'and':
     case 'or': {
       const fts = ftsExpression(node);
@@ -280,7 +304,9 @@ function operatorPredicate(node: OperatorNode, users: UserResolver): Sql {
   const v = node.value;
   switch (node.op) {
     case 'from': {
-      const ids = v.type === 'name' ? users(v.name) : [];
+      // A protected account's posts never match: `from:` names only public authors, so it does not
+      // walk a protected account's posts to drop each one.
+      const ids = v.type === 'name' ? users(v.name, 'public') : [];
       if (ids.length === 0) return { sql: '0', params: [] };
       return { sql: `p.user_id IN (${ids.map(() => '?').join(', ')})`, params: ids };
     }
@@ -349,7 +375,8 @@ const idOf = (v: OperatorNode['value']) => (v.type === 'id' ? v.id : -1n);
 const timeOf = (v: OperatorNode['value']) => (v.type === 'time_us' ? v.us : 0);
 const countOf = (v: OperatorNode['value']) => (v.type === 'count' ? v.n : 0);
 
-type UserResolver = (screenNameLower: string) => bigint[];
+/** 'public': only accounts that are not protected (`from:`); `to:` takes every account. */
+type UserResolver = (screenNameLower: string, which?: 'all' | 'public') => bigint[];
 
 const userStatements = new WeakMap<Db, Statement<unknown[]>>();
 
@@ -357,17 +384,18 @@ const userStatements = new WeakMap<Db, Statement<unknown[]>>();
 function userResolver(db: Db): UserResolver {
   let stmt = userStatements.get(db);
   if (!stmt) {
-    stmt = db.prepare<unknown[]>('SELECT id FROM social_users WHERE screen_name_lower = ? ORDER BY id LIMIT ?').pluck().safeIntegers(true);
+    stmt = db.prepare<unknown[]>('SELECT id, protected FROM social_users WHERE screen_name_lower = ? ORDER BY id LIMIT ?').raw(true).safeIntegers(true);
     userStatements.set(db, stmt);
   }
   const users = stmt;
-  const cache = new Map<string, bigint[]>();
-  return (name) => {
+  const cache = new Map<string, { all: bigint[]; public: bigint[] }>();
+  return (name, which = 'all') => {
     let ids = cache.get(name);
     if (!ids) {
-      ids = users.all(name, MAX_USERS_PER_NAME) as bigint[];
+      const rows = users.all(name, MAX_USERS_PER_NAME) as [id: bigint, isProtected: bigint][];
+      ids = { all: rows.map((r) => r[0]), public: rows.filter((r) => r[1] === 0n).map((r) => r[0]) };
       cache.set(name, ids);
     }
-    return ids;
+    return ids[which];
   };
 }

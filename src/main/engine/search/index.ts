@@ -8,3 +8,4 @@ export { searchPage, countMatches, pageSql, MAX_PAGE_SIZE, TOP_SCORE_SQL, type S
 export { encodeKeyset, decodeKeyset, type Keyset, type SearchType } from './cursor';
 export { readSearch, SEARCH_PAGE_SIZE, type SearchResultsPage } from './read';
 export { sealSearchCursor, openSearchCursor } from './sealed-cursor';
+export { repliesPage, repliesPageSql, countReplies, type RepliesRequest } from './replies';

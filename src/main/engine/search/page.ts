@@ -34,6 +34,7 @@ export const MAX_PAGE_SIZE = 1000;
 
 export function searchPage(db: Db, request: SearchRequest): SearchPage {
   const c = prepare(db, request);
+  if (!c.q.union && c.q.where.sql === '0') return { ids: [], nextCursor: null, endCursor: null }; // matches nothing
   // One row past the page tells whether another page exists, so the last page says so (null).
   let rows: Row[];
   if (c.type === 'Top' && !c.q.union) rows = topRows(db, c.q, c.keyset?.type === 'Top' ? c.keyset : null, c.n);

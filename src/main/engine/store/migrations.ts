@@ -13,6 +13,7 @@ import m040 from './migrations/040_search';
 import m041 from './migrations/041_search_ranges';
 import m050 from './migrations/050_opening_credits';
 import m051 from './migrations/051_incomplete_users';
+import m052 from './migrations/052_protected_authors';
 
 export interface Migration {
   id: number;
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   { id: 41, name: '041_search_ranges', sql: m041 },
   { id: 50, name: '050_opening_credits', sql: m050 },
   { id: 51, name: '051_incomplete_users', sql: m051 },
+  { id: 52, name: '052_protected_authors', sql: m052 },
 ];

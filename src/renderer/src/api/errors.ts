@@ -26,9 +26,8 @@ export function toEngineError(err: unknown): EngineError {
 export function explain(error: EngineError): { title: string; hint: string | null } {
   switch (error.code) {
     case 'payment_required':
-      return { title: 'Not enough credits', hint: "The app's own reads are metered like any script's. Grant credits to the user 'app' in Settings." };
-    case 'rate_limited':
-      return { title: 'Too many requests', hint: 'The per-minute limit was reached; this retries by itself shortly, or raise the limit in Settings.' };
+      // Only a job can ask for credits in the app: browsing is free.
+      return { title: 'Not enough credits', hint: "A job holds its largest cost from the user 'app' when it starts. Grant credits to 'app' in Settings, or lower max_count." };
     case 'not_found':
       return { title: 'Not found', hint: null };
     case 'forbidden':

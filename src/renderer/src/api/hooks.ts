@@ -33,7 +33,7 @@ export function useSkeinPages<K extends 'timeline.page' | 'search.page'>(
     initialPageParam: null,
     getNextPageParam: (last) => (last.next_cursor && last.tweets.length > 0 ? last.next_cursor : undefined),
     enabled,
-    // A metered read: never refetch pages behind the analyst's back (each costs credits).
+    // Loaded pages stay as they are: a refetch would reload every page and move the list under the reader.
     staleTime: Infinity,
     retry: false,
   });

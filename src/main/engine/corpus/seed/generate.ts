@@ -197,7 +197,8 @@ export function generateCorpus(options: { scale: Scale; seed: number }, sink: Se
         },
       });
       if (author.kind !== 'protected') recent.push(posted);
-      tour.article_post ??= { ...note(posted), title, note: 'A post carrying a long-form article' };
+      // Tour stops are never a protected account's posts: their details answer 404 (not public).
+      if (author.kind !== 'protected') tour.article_post ??= { ...note(posted), title, note: 'A post carrying a long-form article' };
       continue;
     }
 
@@ -265,10 +266,10 @@ export function generateCorpus(options: { scale: Scale; seed: number }, sink: Se
     if (bigRoot && posted.conv === bigRoot.id_str) {
       bigMembers.push(posted);
       bigReplies++;
-      if (posted.depth >= 3 && !tour.deep_reply) tour.deep_reply = { ...note(posted), depth: posted.depth, note: 'A reply three or more levels under its root' };
+      if (posted.depth >= 3 && !tour.deep_reply && author.kind !== 'protected') tour.deep_reply = { ...note(posted), depth: posted.depth, note: 'A reply three or more levels under its root' };
     }
     if (spam && !tour.spam_reply) tour.spam_reply = { ...note(posted), note: 'A spam-like reply' };
-    if (walletReply && !tour.wallet_reply) tour.wallet_reply = { ...note(posted), note: 'A reply carrying a wallet-like string (25+ alphanumerics)' };
+    if (walletReply && !tour.wallet_reply && author.kind !== 'protected') tour.wallet_reply = { ...note(posted), note: 'A reply carrying a wallet-like string (25+ alphanumerics)' };
   }
 
   const spaces = rng.shuffle(SPACE_TITLES);
