@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/Layout';
 import { RawJson } from '../../components/RawJson';
 import { ErrorState, Loading } from '../../components/States';
 import { UserName } from '../../components/UserCard';
+import { authorLabel } from '../../components/author-label';
 import { fmtDateTime } from '../../format';
 import { clip, useDocumentTitle } from '../../document-title';
 import { useRemoteImages } from '../../stores/remote-images';
@@ -15,7 +16,7 @@ import { ContentState } from './ContentState';
 export function ArticleView({ id }: { id: string }) {
   const detail = useSkein('article.get', { id }, { enabled: id !== '', staleTime: Infinity });
   const [raw, setRaw] = useState(false);
-  useDocumentTitle(detail.data ? `${clip(detail.data.article.title)} · Article by @${detail.data.tweet.user.screen_name}` : 'Article');
+  useDocumentTitle(detail.data ? `${clip(detail.data.article.title)} · Article by ${authorLabel(detail.data.tweet.user)}` : 'Article');
   if (detail.error) return <div className="view"><PageHeader title="Article" /><ErrorState error={detail.error} /></div>;
   if (detail.isPending) return <div className="view"><PageHeader title="Article" /><Loading lines={6} /></div>;
   const { tweet, article } = detail.data;

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/Layout';
 import { RawJson } from '../../components/RawJson';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
+import { authorLabel, isUnknownAuthor } from '../../components/author-label';
 import { href, navigate } from '../../router';
 import { useUi } from '../../stores/ui';
 import { useDocumentTitle } from '../../document-title';
@@ -18,7 +19,7 @@ export function PostView({ id }: { id: string }) {
   const post = useSkein('post.get', { id }, { enabled: id !== '', staleTime: Infinity });
   const showRaw = useUi((s) => s.showRawJson);
   const setShowRaw = useUi((s) => s.setShowRawJson);
-  useDocumentTitle(post.data ? `Post by @${post.data.tweet.user.screen_name}` : 'Post');
+  useDocumentTitle(post.data ? `Post by ${authorLabel(post.data.tweet.user)}` : 'Post');
   if (post.error) return <div className="view"><PageHeader title="Post" /><ErrorState error={post.error} /></div>;
   if (post.isPending) return <div className="view"><PageHeader title="Post" /><Loading /></div>;
   const tweet = post.data.tweet;
@@ -26,11 +27,13 @@ export function PostView({ id }: { id: string }) {
     <div className="view post">
       <PageHeader
         title="Post"
-        subtitle={`by @${tweet.user.screen_name}`}
+        subtitle={`by ${authorLabel(tweet.user)}`}
         actions={
           <>
             <a className="button" href={href('/jobs', { new: 'replies', tweet_id: tweet.id_str })}>Collect replies</a>
-            <a className="button subtle" href={href('/search', { q: `from:${tweet.user.screen_name}` })}>Search this author</a>
+            {isUnknownAuthor(tweet.user) ? null : (
+              <a className="button subtle" href={href('/search', { q: `from:${tweet.user.screen_name}` })}>Search this author</a>
+            )}
             <button type="button" className="subtle" aria-pressed={showRaw} onClick={() => setShowRaw(!showRaw)}>
               {showRaw ? 'Hide JSON' : 'Raw JSON'}
             </button>

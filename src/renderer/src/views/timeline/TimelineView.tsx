@@ -6,6 +6,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
+import { authorLabel } from '../../components/author-label';
 import { navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
@@ -58,12 +59,12 @@ function UserTimeline({ user, kind }: { user: string; kind: Kind }) {
   return (
     <>
       <UserCard user={lookup.data} />
-      <TimelineTable userId={lookup.data.id_str} screenName={lookup.data.screen_name} kind={kind} />
+      <TimelineTable userId={lookup.data.id_str} author={authorLabel(lookup.data)} kind={kind} />
     </>
   );
 }
 
-function TimelineTable({ userId, screenName, kind }: { userId: string; screenName: string; kind: Kind }) {
+function TimelineTable({ userId, author, kind }: { userId: string; author: string; kind: Kind }) {
   const pages = useSkeinPages('timeline.page', { user_id: userId, kind }, true);
   const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.tweets) ?? [], [pages.data]);
   const columns = useMemo(() => tweetColumns({ withAuthor: false }) as ColumnDef<Tweet, unknown>[], []);
@@ -76,7 +77,7 @@ function TimelineTable({ userId, screenName, kind }: { userId: string; screenNam
   const pageCount = pages.data?.pages.length ?? 0;
   return (
     <DataTable
-      label={`Posts of @${screenName}`}
+      label={`Posts of ${author}`}
       data={rows}
       columns={columns}
       getRowId={(t) => t.id_str}
