@@ -386,6 +386,8 @@ export interface Handlers {
   'jobs.cancel': (args: { job_id: number }) => Promise<JobRow>;
   /** A new job with the same parameters (a finished job's file stays as it is). */
   'jobs.retry': (args: { job_id: number }) => Promise<{ job_id: number }>;
+  /** What 'jobs.retry' would hold, shown before the new job starts. */
+  'jobs.retryEstimate': (args: { job_id: number }) => Promise<CreditEstimate>;
 
   'exports.list': () => Promise<ExportFile[]>;
   'exports.preview': (args: { job_id: number; rows?: number }) => Promise<ExportPreview>;
@@ -415,7 +417,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
   'space.get', 'search.page', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
-  'jobs.retry', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
+  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
   'data.import',
 ] as const satisfies readonly HandlerName[];

@@ -70,6 +70,10 @@ describe('handlers: jobs and exports', () => {
     const { job_id } = await h['jobs.create']({ kind: 'replies', tweet_id: tour.large_conversation_root.id_str, output_format: 'json' });
     const cancelled = await h['jobs.cancel']({ job_id });
     expect(cancelled).toMatchObject({ status: 'error', message: 'Cancelled by the user' });
+    // What a retry would hold is shown before it starts, and is what the first job held.
+    const first = await h['jobs.estimate']({ kind: 'replies', tweet_id: tour.large_conversation_root.id_str, output_format: 'json' });
+    expect(await h['jobs.retryEstimate']({ job_id })).toEqual(first);
+    expect(first.hold).toBeGreaterThan(1);
     const retried = await h['jobs.retry']({ job_id });
     expect(retried.job_id).toBeGreaterThan(job_id);
     const again = await h['jobs.get']({ job_id: retried.job_id });
@@ -102,6 +106,7 @@ describe('handlers: jobs and exports', () => {
       ok: false,
       error: { code: 'payment_required', message: expect.stringContaining('this job can cost up to 1 credit and 0 are available') },
     });
+    expect(await h['jobs.retryEstimate']({ job_id })).toMatchObject({ hold: 30, available: 0, enough: false });
     expect(await dispatch(app.handlers, 'jobs.retry', { job_id })).toMatchObject({ ok: false, error: { code: 'payment_required' } });
     expect((await h['jobs.list']()).length).toBe(jobs);
     expect(balanceOf(engine.db, APP_USER_ID)).toMatchObject({ posted: posted - 30, pending: 0 });

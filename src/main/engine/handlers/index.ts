@@ -6,7 +6,7 @@ import { StoreWatcher } from './watch';
 import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { searchResults } from './search';
-import { cancelAppJob, createAppJob, estimateJob, getAppJob, listJobs, retryAppJob } from './jobs';
+import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { listExports, previewExport } from './exports';
 import { appInbox } from './inbox';
 import { startImport } from './imports';
@@ -68,6 +68,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'jobs.get': async (args) => getAppJob(engine, args, deps.apiUrl()),
     'jobs.cancel': async (args) => cancelAppJob(engine, args, deps.apiUrl()),
     'jobs.retry': async (args) => retryAppJob(engine, args),
+    'jobs.retryEstimate': async (args) => estimateRetry(engine, args),
     'exports.list': async () => listExports(engine, deps.apiUrl()),
     'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
     'users.list': async () => listUsers(engine),

@@ -102,16 +102,24 @@ export function cancelAppJob(engine: Engine, raw: unknown, apiUrl: string | null
   return toAppJob(getJob(engine.db, job.id)!, baseUrlOf(engine, apiUrl));
 }
 
-/** Retry = a new job with the same parameters, for the app's user (a finished job's file stays). */
-export function retryAppJob(engine: Engine, raw: unknown): { job_id: number } {
+/** The parameters a retry starts a new job with: the failed job's own (its file stays as it is). */
+function retryArgs(engine: Engine, raw: unknown): JobParams {
   const job = jobArg(engine, raw);
   if (job.status === 'pending' || job.status === 'processing') throw fail.invalid('job_id', `job ${job.id} is still running.`);
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
-  const args: JobParams =
-    job.kind === 'replies'
-      ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 }
-      : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 };
-  return createAppJob(engine, args);
+  return job.kind === 'replies'
+    ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 }
+    : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count']), output_format: job.output_format, compress: job.compress === 1 };
+}
+
+/** What retrying would hold, so the app shows it before the new job starts, as for a new job. */
+export function estimateRetry(engine: Engine, raw: unknown): CreditEstimate {
+  return estimateJob(engine, retryArgs(engine, raw));
+}
+
+/** Retry = a new job with the same parameters, for the app's user (a finished job's file stays). */
+export function retryAppJob(engine: Engine, raw: unknown): { job_id: number } {
+  return createAppJob(engine, retryArgs(engine, raw));
 }
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { JobRow } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
@@ -28,7 +28,9 @@ export function JobsView() {
     staleTime: 0,
   });
   const cancel = useSkeinMutation('jobs.cancel', ['jobs.list']);
-  const retry = useSkeinMutation('jobs.retry', ['jobs.list']);
+  const retry = useSkeinMutation('jobs.retry', ['jobs.list', 'credits.ledger', 'users.list']);
+  // Retry starts a new job with its own hold: the hold is shown first, as in the form above.
+  const [retrying, setRetrying] = useState<number | null>(null);
   const columns = useMemo(
     () =>
       [
@@ -74,7 +76,7 @@ export function JobsView() {
             return (
               <div className="row-actions" onClick={(e) => e.stopPropagation()}>
                 {running ? <button type="button" className="subtle small" onClick={() => cancel.mutate({ job_id: j.job_id })}>Cancel</button> : null}
-                {j.status === 'error' ? <button type="button" className="subtle small" onClick={() => retry.mutate({ job_id: j.job_id })}>Retry</button> : null}
+                {j.status === 'error' ? <button type="button" className="subtle small" onClick={() => setRetrying(j.job_id)}>Retry</button> : null}
                 {j.status === 'success' ? <a className="button subtle small" href={href('/exports', { job: j.job_id })}>File</a> : null}
               </div>
             );
@@ -96,6 +98,14 @@ export function JobsView() {
           <DataTable label="Jobs" data={jobs.data ?? []} columns={columns} getRowId={(j) => String(j.job_id)} height={320} empty={jobs.isPending ? 'Loading…' : 'No jobs yet: start one above.'} initialSorting={[{ id: 'job_id', desc: true }]} />
         )}
         {cancel.error ? <ErrorState error={cancel.error} /> : null}
+        {retrying !== null ? (
+          <RetryConfirm
+            jobId={retrying}
+            starting={retry.isPending}
+            onStart={() => retry.mutate({ job_id: retrying }, { onSettled: () => setRetrying(null) })}
+            onKeep={() => setRetrying(null)}
+          />
+        ) : null}
         {retry.error ? <ErrorState error={retry.error} /> : null}
         {failed.length ? (
           <ul className="job-errors" aria-label="Errors">
@@ -105,6 +115,29 @@ export function JobsView() {
           </ul>
         ) : null}
       </section>
+    </div>
+  );
+}
+
+/** Retrying holds credits again: say how many (and what is available) before the new job starts. */
+function RetryConfirm({ jobId, starting, onStart, onKeep }: { jobId: number; starting: boolean; onStart: () => void; onKeep: () => void }) {
+  const estimate = useSkein('jobs.retryEstimate', { job_id: jobId }, { staleTime: 0 });
+  return (
+    <div className="retry-confirm" role="group" aria-label={`Retry job ${jobId}`} data-testid="retry-confirm">
+      <span className="estimate">
+        {estimate.error ? (
+          <span className="error-text">{estimate.error.message}</span>
+        ) : estimate.data ? (
+          <span className={estimate.data.enough ? '' : 'error-text'}>
+            Retrying job {jobId} starts a new job that holds <strong>{fmtInt(estimate.data.hold)}</strong> credits ({estimate.data.basis});{' '}
+            {fmtInt(estimate.data.available)} available.
+          </span>
+        ) : (
+          <span className="muted">Working out the credit hold…</span>
+        )}
+      </span>
+      <button type="button" disabled={starting || !estimate.data?.enough} onClick={onStart}>{starting ? 'Starting…' : 'Start again'}</button>
+      <button type="button" className="subtle" onClick={onKeep}>Cancel</button>
     </div>
   );
 }
