@@ -1,6 +1,7 @@
 import { type Command, UsageError } from './command';
 import { serveCommand } from './serve';
 import { webhooksCommand } from './webhooks';
+import { upstreamCommand } from './upstream';
 import { usersCommand } from './users';
 import { creditsCommand } from './credits';
 import { keysCommand } from './keys';
@@ -9,7 +10,7 @@ import { importCommand } from './import';
 import { MigrationError } from '../engine/store/migrate';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand];
+const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand, upstreamCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

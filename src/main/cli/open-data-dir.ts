@@ -24,6 +24,16 @@ export function withExistingDataDir<T>(dataDir: string, command: (engine: Engine
   }
 }
 
+/** withExistingDataDir for a command that awaits (a request to an upstream) before it is done. */
+export async function withExistingDataDirAsync<T>(dataDir: string, command: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = openExistingDataDir(dataDir);
+  try {
+    return await command(engine);
+  } finally {
+    engine.close();
+  }
+}
+
 /** The api user named on the command line, or a usage error that lists what exists. */
 export function userByName(engine: Engine, name: unknown): { id: number; name: string; per_minute_limit: number } {
   if (typeof name !== 'string' || name === '') throw new UsageError('--user NAME is required.');

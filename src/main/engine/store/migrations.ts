@@ -14,6 +14,7 @@ import m041 from './migrations/041_search_ranges';
 import m050 from './migrations/050_opening_credits';
 import m051 from './migrations/051_incomplete_users';
 import m052 from './migrations/052_protected_authors';
+import m053 from './migrations/053_upstream';
 
 export interface Migration {
   id: number;
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { id: 50, name: '050_opening_credits', sql: m050 },
   { id: 51, name: '051_incomplete_users', sql: m051 },
   { id: 52, name: '052_protected_authors', sql: m052 },
+  { id: 53, name: '053_upstream', sql: m053 },
 ];
