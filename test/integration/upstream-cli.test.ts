@@ -1,28 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createKey, revokeKey } from '../../src/main/engine/keys';
+import { revokeKey } from '../../src/main/engine/keys';
 import { getUpstreamConfig } from '../../src/main/engine/upstream';
 import { runCli as run } from '../helpers/cli';
 import { testEngine } from '../helpers/engine';
 import { tempDir } from '../helpers/temp';
-import { startServer } from '../helpers/http';
-import { fund, writeApiCorpus } from '../fixtures/api-corpus';
+import { upstreamSkein } from '../helpers/upstream-skein';
 
 // `skein upstream set|show|test|remove`, the real CLI in-process against a real data dir, with a
 // second real Skein on loopback as the upstream. No OS keychain answers in the test environment,
 // so the key comes in SKEIN_UPSTREAM_KEY, as it must wherever no keychain exists.
 
 afterEach(() => vi.unstubAllEnvs());
-
-async function upstreamSkein() {
-  const engine = testEngine();
-  writeApiCorpus(engine);
-  const server = await startServer(engine);
-  const { key, user } = createKey(engine, 'downstream');
-  fund(engine, user.id);
-  return { engine, server, key };
-}
 
 describe('skein upstream', () => {
   it('sets, shows, tests and removes the upstream; the key is only ever shown masked', async () => {

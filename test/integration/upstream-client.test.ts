@@ -2,29 +2,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/main/engine/clock';
-import { createKey, revokeKey } from '../../src/main/engine/keys';
+import { revokeKey } from '../../src/main/engine/keys';
 import {
   BACKOFF_BASE_MS, envKeySource, getUpstreamConfig, MAX_ATTEMPTS, setUpstreamConfig, UpstreamError, UpstreamLimiter,
   upstreamClient, type UpstreamClientOptions, type UpstreamError as UpstreamErrorType, UPSTREAM_WINDOW_MS,
 } from '../../src/main/engine/upstream';
 import { testEngine } from '../helpers/engine';
-import { startServer } from '../helpers/http';
-import { AUTHOR_ID, DETAIL_ID, fund, writeApiCorpus } from '../fixtures/api-corpus';
+import { upstreamSkein } from '../helpers/upstream-skein';
+import { AUTHOR_ID, DETAIL_ID } from '../fixtures/api-corpus';
 
 // The upstream client against real upstreams on loopback: a second real Skein (profile 'spec' and,
 // through its /twitter aliases, profile 'socialdata'), and for faults a tiny node:http server
 // standing in for a broken third party. Waits go through an injected sleep that advances the
 // manual clocks, so nothing here depends on timing; only the timeout test waits for real (300 ms).
-
-/** Skein A, the upstream: the API corpus and one funded key. */
-async function upstreamSkein() {
-  const engine = testEngine();
-  writeApiCorpus(engine);
-  const server = await startServer(engine);
-  const { key, user } = createKey(engine, 'downstream');
-  fund(engine, user.id);
-  return { engine, server, key, userId: user.id };
-}
 
 /** Skein B, ours: its upstream set to `url`; `sleep` advances B's clock and the others given. */
 function ours(url: string, profile: 'spec' | 'socialdata', key: string, options: { perMinute?: number; clocks?: ManualClock[] } & Partial<UpstreamClientOptions> = {}) {
