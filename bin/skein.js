@@ -10,10 +10,9 @@ if (!existsSync(cli)) {
   console.error('skein: the app is not built yet. Run `npm run build` (npm install does it for you).');
   process.exit(1);
 }
-require(cli).main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+// exitWhenFlushed, not process.exit: output piped to another program must arrive whole.
+const { main, exitWhenFlushed } = require(cli);
+main(process.argv.slice(2)).then(exitWhenFlushed, (err) => {
+  console.error(err);
+  exitWhenFlushed(1);
+});
