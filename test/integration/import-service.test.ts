@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importPaths } from '../../src/main/engine/corpus/importers';
 import { tempDir } from '../helpers/temp';
+import { runCli } from '../helpers/cli';
 import { testEngine } from '../helpers/engine';
 
 // The service's own JSON in every container the issue lists: a job's JSON output (an array, one
@@ -100,5 +101,20 @@ describe('import: the service JSON', () => {
       'service tweet (JSON Lines)',
       'not imported: no such file or folder',
     ]);
+  });
+
+  it("shows a refused file's first bytes escaped, so terminal control sequences in it never run", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'evil.txt');
+    writeFileSync(file, '\u009b\u001b]0;PWNED\u0007\u001b[2J\u202ehidden');
+    const { db } = testEngine();
+    const report = await importPaths(db, [file]);
+    expect(report.files[0]!.format).toBe(
+      "not imported: it starts with '\\x9b\\x1b]0;PWNED\\x07\\x1b[2J\\u202ehidd', not JSON, JSON Lines, an X archive part or a zip",
+    );
+    const printed = await runCli('import', file, '--data-dir', tempDir());
+    expect(printed.out + printed.err).toContain('\\x1b]0;PWNED');
+    // eslint-disable-next-line no-control-regex -- looking for the raw control characters themselves
+    expect(printed.out + printed.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
   });
 });

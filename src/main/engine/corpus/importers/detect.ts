@@ -43,7 +43,20 @@ export function detectText(head: string): Container {
     }
     return { kind: 'json-document' };
   }
-  return { kind: 'unknown', why: `it starts with '${rest.slice(0, 20).replace(/\s+/g, ' ')}', not JSON, JSON Lines, an X archive part or a zip` };
+  return { kind: 'unknown', why: `it starts with '${visible(rest.slice(0, 20).replace(/[ \t\r\n]+/g, ' '))}', not JSON, JSON Lines, an X archive part or a zip` };
+}
+
+/**
+ * A file's bytes as they may be shown in a terminal or the app: control characters (C0, DEL, C1),
+ * line and paragraph separators and bidirectional overrides as \xNN or \uNNNN. Shown raw, a file
+ * holding ESC ] 0 ; ... BEL retitled the terminal and ESC [ 2 J cleared it.
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 export async function detectFile(path: string): Promise<Container> {
