@@ -45,5 +45,6 @@ export const fail = {
   invalid: (parameter: string, why: string) => new SkeinError('invalid', `Invalid parameter '${parameter}': ${why}`),
   missing: (parameter: string) => new SkeinError('invalid', `Missing required parameter '${parameter}'.`),
   rateLimited: (message: string, headers: Record<string, string>) => new SkeinError('rate_limited', message, headers),
-  internal: () => new SkeinError('internal', 'Internal error: the request could not be completed. Please retry later.'),
+  internal: (requestId?: string) =>
+    new SkeinError('internal', `Internal error${requestId ? ` (request ${requestId}, in Skein's log)` : ''}: the request could not be completed. Please retry later.`),
 } as const;

@@ -15,6 +15,7 @@ import { registerDatafileRoutes } from './routes/datafiles';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTwitterRoutes, rewriteTwitterPath } from './routes/twitter-paths';
 import { registerAppPage } from './app-page';
+import { logServerError } from './error-log';
 import './request-context';
 
 export interface HttpAppOptions {
@@ -27,6 +28,8 @@ export interface HttpAppOptions {
   metering?: boolean;
   /** The OS keychain's state, shown in the app's Settings (headless mode). */
   keychain?: () => KeychainInfo;
+  /** Where 5xx lines go (http/error-log.ts); stderr unless a test listens. */
+  errorLog?: (line: string) => void;
 }
 
 // Limits on everything a client can send: a spec request is a short GET or a small POST.
@@ -67,8 +70,8 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
       status = err.statusCode === 400 ? 422 : err.statusCode;
       failure = new SkeinError('invalid', err.message);
     } else {
-      request.log.error({ err }, 'internal error');
-      failure = fail.internal();
+      logServerError(request, err, engine.clock.nowMs(), options.errorLog);
+      failure = fail.internal(request.id);
       status = 500;
     }
     void reply
