@@ -2,6 +2,7 @@ import type { ArticleDetail, PostDetail, ReplyTree, SpaceDetail, TimelinePage, T
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { readArticle, readSpace, readTimeline, readTweet, POST_SELECT } from '../reads';
+import { findUserByRef, parseUserRef } from '../reads/user-profile';
 import { toJson } from '../serialize';
 import type { PostRow } from '../serialize/rows';
 import { timelineTweet, userObject } from '../serialize/tweet';
@@ -28,62 +29,14 @@ export function timelinePage(engine: Engine, raw: unknown): TimelinePage {
   return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
 }
 
-interface UserRow {
-  id: bigint;
-  screen_name: string;
-  name: string;
-  location: string;
-  url: string | null;
-  description: string;
-  protected: bigint;
-  verified: bigint;
-  followers_count: bigint;
-  friends_count: bigint;
-  listed_count: bigint;
-  favourites_count: bigint;
-  statuses_count: bigint;
-  created_at_us: bigint;
-  profile_banner_url: string;
-  profile_image_url_https: string;
-  can_dm: bigint;
-}
-
 /** "@name", "name" or a numeric id -> the user (the nested User shape of 2.2, ids as strings). */
 export function lookupUser(engine: Engine, raw: unknown): TweetUser {
-  const args = record(raw);
-  const given = textArg(args, 'user', 64).trim();
-  const stmt = engine.db.prepare(
-    /^\d{1,19}$/.test(given) ? 'SELECT * FROM social_users WHERE id = ?' : 'SELECT * FROM social_users WHERE screen_name_lower = ? ORDER BY retrieved_at_ms DESC LIMIT 1',
-  );
-  let key: bigint | string;
-  if (/^\d{1,19}$/.test(given)) key = BigInt(idArg(args, 'user'));
-  else {
-    const name = given.replace(/^@/, '');
-    if (!/^\w{1,50}$/.test(name)) throw fail.invalid('user', 'give a screen name (letters, digits, _) or a numeric id.');
-    key = name.toLowerCase();
-  }
-  const row = stmt.safeIntegers(true).get(key) as UserRow | undefined;
+  const given = textArg(record(raw), 'user', 64).trim();
+  // The same lookup as the API's profile (GET /twitter/user/...), but an author known only by id is
+  // answered too: the app shows their posts under "unknown author".
+  const row = findUserByRef(engine.db, parseUserRef(given));
   if (!row) throw fail.notFound(`User ${given} was not found.`);
-  const asPost = {
-    user_id: row.id,
-    u_screen_name: row.screen_name,
-    u_name: row.name,
-    u_location: row.location,
-    u_url: row.url,
-    u_description: row.description,
-    u_protected: row.protected,
-    u_verified: row.verified,
-    u_followers_count: row.followers_count,
-    u_friends_count: row.friends_count,
-    u_listed_count: row.listed_count,
-    u_favourites_count: row.favourites_count,
-    u_statuses_count: row.statuses_count,
-    u_created_at_us: row.created_at_us,
-    u_profile_banner_url: row.profile_banner_url,
-    u_profile_image_url_https: row.profile_image_url_https,
-    u_can_dm: row.can_dm,
-  } as unknown as PostRow;
-  return jsonSafe<TweetUser>(userObject(asPost, 'timeline'));
+  return jsonSafe<TweetUser>(userObject(row, 'timeline'));
 }
 
 export function postDetail(engine: Engine, raw: unknown): PostDetail {

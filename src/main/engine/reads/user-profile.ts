@@ -49,7 +49,7 @@ function statementsOf(db: Db): Statements {
   return s;
 }
 
-interface UserRef {
+export interface UserRef {
   /** Digits that fit an id; they may also be a screen name. */
   id?: bigint;
   screenName?: string;
@@ -68,21 +68,27 @@ export function parseUserRef(raw: unknown): UserRef {
 }
 
 /**
- * The profile of a user named by numeric id or by screen name (`@` optional, any case). Digits are
- * an id first and, when no user has that id, a screen name (all-digit handles exist). A protected
- * account's profile is served, `protected: true`, as the platform shows it to anyone. One item.
+ * The stored user a reference names: digits are an id first and, when no user has that id, a
+ * screen name (all-digit handles exist); a screen name finds its latest retrieved holder. An
+ * incomplete user (known by id only) is found by id, with `incomplete` set.
+ */
+export function findUserByRef(db: Db, ref: UserRef): ProfileRow | undefined {
+  const s = statementsOf(db);
+  const byId = ref.id === undefined ? undefined : (s.byId.get(ref.id) as ProfileRow | undefined);
+  if (byId || ref.screenName === undefined) return byId;
+  return s.byScreenName.get(ref.screenName) as ProfileRow | undefined;
+}
+
+/**
+ * The profile of a user named by numeric id or by screen name (`@` optional, any case). A
+ * protected account's profile is served, `protected: true`, as the platform shows it to anyone.
+ * One item.
  */
 export function readUserProfile(engine: Pick<Engine, 'db'>, raw: unknown): ReadResult {
-  const ref = parseUserRef(raw);
-  const s = statementsOf(engine.db);
-  let row: ProfileRow | undefined;
-  if (ref.id !== undefined) {
-    row = s.byId.get(ref.id) as ProfileRow | undefined;
-    if (row?.incomplete) {
-      throw fail.notFound(`User ${ref.id} was not found: Skein holds no profile for this id, only posts that name it as their author.`);
-    }
+  const row = findUserByRef(engine.db, parseUserRef(raw));
+  if (row?.incomplete) {
+    throw fail.notFound(`User ${row.user_id} was not found: Skein holds no profile for this id, only posts that name it as their author.`);
   }
-  if (!row && ref.screenName !== undefined) row = s.byScreenName.get(ref.screenName) as ProfileRow | undefined;
   if (!row) throw fail.notFound(`User ${String(raw)} was not found.`);
   return { value: userObject(row, 'detail'), items: 1 };
 }
