@@ -207,7 +207,7 @@ describe('upstream client against a failing upstream', () => {
 describe('the shared upstream limiter', () => {
   it.each([1, 2, 5, 120])('never lets more than %i requests a minute through in any 60 s window', async (perMinute) => {
     const clock = new ManualClock(0);
-    const limiter = new UpstreamLimiter(perMinute, clock);
+    const limiter = new UpstreamLimiter(testEngine().db, clock, () => perMinute);
     const sleep = async (ms: number) => clock.advance(ms);
     const admitted: number[] = [];
     for (let i = 0; i < perMinute * 3 + 1; i++) {

@@ -6,6 +6,7 @@ import { startJobRunner } from '../engine/jobs';
 import { type Command, intOption, parseCommandArgs, printUsage, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
 import { keychainInfo, openKeychain } from '../platform/keychain';
+import { keychainKeySource, sessionKeySource, UPSTREAM_KEY_ENV } from '../engine/upstream/key-source';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -28,15 +29,17 @@ export const serveCommand: Command = {
     }
     if (!loopback) console.warn(`Warning: listening on ${host}. Anyone who can reach this address can use your API keys' data.`);
 
-    const engine = createEngine({ dataDir });
+    // The keychain holds secrets such as the upstream's API key; Settings says whether it answers.
+    const keychainStatus = await openKeychain();
+    const keychain = keychainInfo(keychainStatus);
+    if (!keychain.available) console.log(`No OS keychain answers here; Skein works without it (Settings > Data says why). An upstream key comes from ${UPSTREAM_KEY_ENV} or, for one session, from Settings > Sources.`);
+    const upstreamKeys = sessionKeySource(keychainKeySource(keychainStatus.available ? keychainStatus.keychain : null));
+    const engine = createEngine({ dataDir, upstreamKeys });
     // First start on an empty data dir: load the demo corpus so there is something to browse.
     const started = Date.now();
     const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
     if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
-    // The keychain will hold secrets such as an upstream's API key; Settings says whether it answers.
-    const keychain = keychainInfo(await openKeychain());
-    if (!keychain.available) console.log('No OS keychain answers here; Skein works without it (Settings > Data says why).');
     const app = await buildHttpApp(engine, {
       rendererDir,
       keychain: () => keychain,

@@ -13,6 +13,7 @@ import { listenerUrl } from '../http/app-page';
 import { desktopApiKey } from './desktop-key';
 import { registerIpc } from './ipc';
 import { keychainInfo, openKeychain } from '../platform/keychain';
+import { keychainKeySource, sessionKeySource } from '../engine/upstream/key-source';
 import { buildMenu } from './menu';
 import { betterSqliteBinding } from './native';
 import { notifyJobEnds } from './notifications';
@@ -42,8 +43,14 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
   void app.whenReady().then(async () => {
     let engine: Engine;
     const nativeBinding = betterSqliteBinding();
+    // Secrets in the OS keychain (docs/decisions.md "Secrets"): the desktop's own API key and the
+    // upstream's (else SKEIN_UPSTREAM_KEY, else the key given in Settings > Sources for this session).
+    const keychain = await openKeychain();
+    if (!keychain.available) console.warn(keychain.reason);
+    const keychainState = keychainInfo(keychain);
+    const upstreamKeys = sessionKeySource(keychainKeySource(keychain.available ? keychain.keychain : null));
     try {
-      engine = createEngine({ dataDir, ...(nativeBinding ? { nativeBinding } : {}) });
+      engine = createEngine({ dataDir, upstreamKeys, ...(nativeBinding ? { nativeBinding } : {}) });
     } catch (err) {
       dialog.showErrorBox('Skein cannot open its data', `${(err as Error).message}\n\nData dir: ${dataDir}`);
       app.exit(1);
@@ -62,10 +69,6 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     setListenerBaseUrl(engine.db, apiUrl()!);
     const jobs: JobRunner = startJobRunner(engine, nativeBinding ? { nativeBinding } : {});
 
-    // Secrets in the OS keychain (docs/decisions.md "Secrets"): the desktop's own API key.
-    const keychain = await openKeychain();
-    if (!keychain.available) console.warn(keychain.reason);
-    const keychainState = keychainInfo(keychain);
 
     const events = new EventHub();
     const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl, keychain: () => keychainState });

@@ -4,6 +4,7 @@ import { type IdSource, cryptoIds } from './ids';
 import { openDb, type Db } from './store/db';
 import { migrate } from './store/migrate';
 import { startLedger } from './ledger/start';
+import { envKeySource, type KeySource } from './upstream/key-source';
 
 export interface EngineOptions {
   dataDir: string;
@@ -11,6 +12,11 @@ export interface EngineOptions {
   ids?: IdSource;
   /** better-sqlite3 binary for the running runtime (the desktop shell passes Electron's build). */
   nativeBinding?: string;
+  /**
+   * Where the upstream API key comes from (the shell passes the OS keychain's, else
+   * SKEIN_UPSTREAM_KEY): the engine never imports the keychain itself.
+   */
+  upstreamKeys?: KeySource;
 }
 
 /**
@@ -24,6 +30,7 @@ export interface Engine {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdSource;
+  readonly upstreamKeys: KeySource;
   close(): void;
 }
 
@@ -49,6 +56,7 @@ export function createEngine(options: EngineOptions): Engine {
     db,
     clock,
     ids,
+    upstreamKeys: options.upstreamKeys ?? envKeySource(),
     close() {
       if (db.open) db.close();
     },

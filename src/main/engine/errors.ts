@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'conflict' // 409: an idempotency id reused with other content
   | 'invalid' // 422: a missing or malformed parameter
   | 'rate_limited' // 429: over the per-user limit (the spec leaves the status open)
+  | 'upstream' // 500: the upstream could not give the data (spec 7: "could not be obtained, retry later")
   | 'internal'; // 500
 
 export const statusOf: Record<ErrorCode, number> = {
@@ -20,6 +21,7 @@ export const statusOf: Record<ErrorCode, number> = {
   conflict: 409,
   invalid: 422,
   rate_limited: 429,
+  upstream: 500,
   internal: 500,
 };
 

@@ -6,6 +6,6 @@ export { SearchSyntaxError, type SyntaxErrorInfo } from './syntax-error';
 export { compileQuery, type CompiledQuery, type CompileOptions, type DriverKind } from './compile';
 export { searchPage, countMatches, pageSql, MAX_PAGE_SIZE, TOP_SCORE_SQL, type SearchRequest, type SearchPage } from './page';
 export { encodeKeyset, decodeKeyset, type Keyset, type SearchType } from './cursor';
-export { readSearch, SEARCH_PAGE_SIZE, type SearchResultsPage } from './read';
+export { checkSearchRequest, readSearch, SEARCH_PAGE_SIZE, type SearchResultsPage } from './read';
 export { sealSearchCursor, openSearchCursor } from './sealed-cursor';
 export { repliesPage, repliesPageSql, countReplies, type RepliesRequest } from './replies';

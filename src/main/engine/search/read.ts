@@ -25,11 +25,7 @@ const TYPES: readonly SearchType[] = ['Latest', 'Top'];
  * (docs/decisions.md): a page with tweets always carries a sealed cursor, an empty page "".
  */
 export function readSearch(engine: Pick<Engine, 'db' | 'ids' | 'clock'>, raw: { query?: unknown; type?: unknown; cursor?: unknown }): ReadResult<SearchResultsPage> {
-  const query = text('query', raw.query, MAX_QUERY_LENGTH);
-  if (query === undefined || query.trim() === '') throw fail.missing('query');
-  const typeText = text('type', raw.type, 16) ?? 'Latest';
-  const type = TYPES.find((t) => t === typeText);
-  if (!type) throw fail.invalid('type', `expected Latest or Top (case matters), got '${typeText.replace(/[^\x20-\x7e]/g, '?')}'.`);
+  const { query, type } = checkSearchRequest(raw);
   const cursor = raw.cursor === undefined ? null : openSearchCursor(engine, query, type, raw.cursor);
   const page = searchPage(engine.db, { query, type, cursor, limit: SEARCH_PAGE_SIZE });
   const tweets: JsonObject[] = [];
@@ -39,6 +35,16 @@ export function readSearch(engine: Pick<Engine, 'db' | 'ids' | 'clock'>, raw: { 
   }
   const next_cursor = page.endCursor === null ? '' : sealSearchCursor(engine, query, type, page.endCursor);
   return { value: { next_cursor, tweets }, items: tweets.length };
+}
+
+/** The synchronous search's query and type, checked (422 naming the parameter), as readSearch checks them. */
+export function checkSearchRequest(raw: { query?: unknown; type?: unknown }): { query: string; type: SearchType } {
+  const query = text('query', raw.query, MAX_QUERY_LENGTH);
+  if (query === undefined || query.trim() === '') throw fail.missing('query');
+  const typeText = text('type', raw.type, 16) ?? 'Latest';
+  const type = TYPES.find((t) => t === typeText);
+  if (!type) throw fail.invalid('type', `expected Latest or Top (case matters), got '${typeText.replace(/[^\x20-\x7e]/g, '?')}'.`);
+  return { query, type };
 }
 
 function text(parameter: string, raw: unknown, maxLength: number): string | undefined {

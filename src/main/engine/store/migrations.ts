@@ -15,6 +15,7 @@ import m050 from './migrations/050_opening_credits';
 import m051 from './migrations/051_incomplete_users';
 import m052 from './migrations/052_protected_authors';
 import m053 from './migrations/053_upstream';
+import m054 from './migrations/054_upstream_cache';
 
 export interface Migration {
   id: number;
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   { id: 51, name: '051_incomplete_users', sql: m051 },
   { id: 52, name: '052_protected_authors', sql: m052 },
   { id: 53, name: '053_upstream', sql: m053 },
+  { id: 54, name: '054_upstream_cache', sql: m054 },
 ];

@@ -3,7 +3,8 @@ import { attemptGet } from './attempt';
 import { getUpstreamConfig, recordKeyStatus, type UpstreamConfig } from './config';
 import { UpstreamError } from './errors';
 import { isWellFormedKey, redactKey, type KeySource } from './key-source';
-import { realSleep, sharedUpstreamLimiter, type Sleep } from './limiter';
+import { realSleep, UpstreamLimiter, type Sleep } from './limiter';
+import { spentOfBudget } from './spend';
 import { upstreamPaths, type UpstreamPaths } from './paths';
 
 // The upstream HTTP client: every outgoing request passes the shared limiter, then the retry
@@ -39,11 +40,24 @@ export interface UpstreamBalance {
   unit: 'usd' | 'credits';
 }
 
+export interface UpstreamAnswer {
+  body: unknown;
+  /** The limiter admission that sent it: settle it (limiter.settle) once its spend is booked. */
+  admission: number;
+}
+
 export interface UpstreamClient {
   readonly config: UpstreamConfig;
   readonly paths: UpstreamPaths;
+  readonly limiter: UpstreamLimiter;
   /** GETs a path (from `paths`) and returns the parsed JSON of a 2xx answer, or throws UpstreamError. */
   get(path: string): Promise<unknown>;
+  /**
+   * get() for a read that is billed: `maxItems` (the most it can return) is held against the budget
+   * from admission until the caller books the answer and settles it; 'budget_spent' when it does
+   * not fit, before anything is sent.
+   */
+  request(path: string, maxItems: number): Promise<UpstreamAnswer>;
   balance(): Promise<UpstreamBalance>;
 }
 
@@ -52,7 +66,8 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
   const config = getUpstreamConfig(engine.db);
   if (!config) throw new UpstreamError('not_configured', "No upstream is set: run 'skein upstream set --url URL --profile socialdata|spec'.");
   const sleep = options.sleep ?? realSleep;
-  const limiter = sharedUpstreamLimiter(engine.db, engine.clock, config.perMinute);
+  const current = () => getUpstreamConfig(engine.db) ?? config;
+  const limiter = new UpstreamLimiter(engine.db, engine.clock, () => current().perMinute);
   const attemptOptions = { timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES };
   const paths = upstreamPaths(config.profile);
 
@@ -61,7 +76,17 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     recordKeyStatus(engine.db, status, message, engine.clock.nowMs());
   };
 
-  async function get(path: string, keyCheck = false): Promise<unknown> {
+  const reservation = (items: number) => ({
+    items,
+    budgetLeft: () => {
+      const c = current();
+      return c.budgetItems === null ? null : c.budgetItems - spentOfBudget(engine.db, c);
+    },
+    refuse: (left: number) =>
+      new UpstreamError('budget_spent', `The upstream budget allows ${left} more items and this request may bring back ${items}: nothing was sent. Raise it with 'skein upstream set --budget ITEMS' or in Settings > Sources.`),
+  });
+
+  async function get(path: string, keyCheck = false, maxItems = 0): Promise<UpstreamAnswer> {
     const key = await options.keySource.get();
     if (!key) throw new UpstreamError('not_configured', `No upstream API key: give it to 'skein upstream set' or in ${options.keySource.describe}.`);
     if (!isWellFormedKey(key)) throw new UpstreamError('not_configured', 'The upstream API key is malformed (spaces or control characters, or too long); set it again.');
@@ -69,8 +94,10 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     let failures = 0;
     let rateLimited = 0;
     for (;;) {
-      await limiter.acquire(sleep);
+      const admission = await limiter.acquire(sleep, reservation(maxItems));
       const r = await attemptGet(url, key, attemptOptions);
+      // Only a 2xx is billed: any other answer gives its reservation back at once.
+      if (r.kind === 'failed' || r.status < 200 || r.status >= 300) limiter.settle(admission);
       if (r.kind === 'failed') {
         if (!r.retryable) throw new UpstreamError('bad_response', `The upstream at ${config!.url}: ${r.reason}.`);
         if (++failures >= MAX_ATTEMPTS) throw new UpstreamError('unavailable', `The upstream at ${config!.url} is unavailable: ${r.reason} (${MAX_ATTEMPTS} tries).`);
@@ -83,10 +110,11 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
         try {
           body = JSON.parse(r.text);
         } catch {
+          limiter.settle(admission);
           throw new UpstreamError('bad_response', `The upstream at ${config!.url} answered ${r.status} with something that is not JSON; is the profile right?`, r.status);
         }
         markKey('valid', null);
-        return body;
+        return { body, admission };
       }
       if (r.status === 429) {
         if (++rateLimited > MAX_RATE_LIMITED_WAITS) throw new UpstreamError('unavailable', `The upstream at ${config!.url} is still rate limiting after ${MAX_RATE_LIMITED_WAITS} waits.`, 429);
@@ -112,9 +140,11 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
   return {
     config,
     paths,
-    get: (path) => get(path),
+    limiter,
+    get: async (path) => (await get(path)).body,
+    request: (path, maxItems) => get(path, false, maxItems),
     async balance() {
-      const body = (await get(paths.balance(), true)) as { balance?: unknown; credits?: { available?: unknown } };
+      const body = (await get(paths.balance(), true)).body as { balance?: unknown; credits?: { available?: unknown } };
       const amount = config.profile === 'socialdata' ? body?.balance : body?.credits?.available;
       if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new UpstreamError('bad_response', `The upstream's ${paths.balance()} answer has no balance; is the profile '${config.profile}' right?`);
       return { amount, unit: config.profile === 'socialdata' ? 'usd' : 'credits' };

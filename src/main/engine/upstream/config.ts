@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import { fail } from '../errors';
+import { forgetCachedConfig } from './config-cache';
 
 // The upstream source's settings, one row in upstream_config (migration 053). Never the API key:
 // that comes from a KeySource (key-source.ts) each time it is needed.
@@ -9,6 +10,12 @@ export type UpstreamProfile = (typeof PROFILES)[number];
 export const MODES = ['offline', 'cache-first', 'refresh'] as const;
 export type UpstreamMode = (typeof MODES)[number];
 export type KeyStatus = 'unknown' | 'valid' | 'invalid';
+/** What a stored copy is, for how long it counts as fresh in 'cache-first' mode (migration 054). */
+export const FRESH_KINDS = ['post', 'page', 'user', 'article', 'space'] as const;
+export type FreshKind = (typeof FRESH_KINDS)[number];
+export type Freshness = Record<FreshKind, number>;
+/** A year: a longer freshness is a typo, and "never refetch" is what offline mode is for. */
+export const MAX_FRESH_MS = 365 * 86_400_000;
 
 /** The real service's published limit and price (docs.socialdata.tools). */
 export const DEFAULT_PER_MINUTE = 120;
@@ -23,7 +30,13 @@ export interface UpstreamConfig {
   mode: UpstreamMode;
   perMinute: number;
   budgetItems: number | null;
+  /** When the budget was last set: it counts the spending since. */
+  budgetSetAtMs: number | null;
   pricePerItemUsd: number;
+  /** How long a stored copy of each kind counts as fresh, in ms. */
+  freshMs: Freshness;
+  /** A job whose upstream estimate passes this many items asks the app's user first. */
+  confirmOverItems: number;
   keyStatus: KeyStatus;
   keyCheckedAtMs: number | null;
   keyMessage: string | null;
@@ -36,6 +49,9 @@ export interface UpstreamSettings {
   mode?: string;
   perMinute?: number;
   budgetItems?: number | null;
+  /** Only the kinds given change; the others keep their stored (or default) value. */
+  freshMs?: Partial<Freshness>;
+  confirmOverItems?: number;
 }
 
 interface Row {
@@ -44,7 +60,14 @@ interface Row {
   mode: UpstreamMode;
   per_minute: number;
   budget_items: number | null;
+  budget_set_at_ms: number | null;
   price_per_item_usd: number;
+  fresh_post_ms: number;
+  fresh_page_ms: number;
+  fresh_user_ms: number;
+  fresh_article_ms: number;
+  fresh_space_ms: number;
+  confirm_over_items: number;
   key_status: KeyStatus;
   key_checked_at_ms: number | null;
   key_message: string | null;
@@ -69,7 +92,7 @@ export function normalizeUpstreamUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function validated(settings: UpstreamSettings): { url: string; profile: UpstreamProfile; mode: UpstreamMode; perMinute: number; budgetItems: number | null } {
+function validated(settings: UpstreamSettings) {
   const url = normalizeUpstreamUrl(settings.url);
   if (!(PROFILES as readonly string[]).includes(settings.profile)) throw fail.invalid('profile', `use ${PROFILES.join(' or ')}.`);
   const mode = settings.mode ?? 'cache-first';
@@ -78,6 +101,12 @@ function validated(settings: UpstreamSettings): { url: string; profile: Upstream
   if (!Number.isSafeInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) throw fail.invalid('per_minute', `a whole number from 1 to ${MAX_PER_MINUTE}.`);
   const budgetItems = settings.budgetItems ?? null;
   if (budgetItems !== null && (!Number.isSafeInteger(budgetItems) || budgetItems < 0)) throw fail.invalid('budget', 'a whole number of items, 0 or more.');
+  for (const [kind, ms] of Object.entries(settings.freshMs ?? {})) {
+    if (!(FRESH_KINDS as readonly string[]).includes(kind)) throw fail.invalid('fresh', `'${kind}' is not a kind; use ${FRESH_KINDS.join(', ')}.`);
+    if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_FRESH_MS) throw fail.invalid('fresh', `${kind}: a duration from 0 to 365 days.`);
+  }
+  const confirm = settings.confirmOverItems;
+  if (confirm !== undefined && (!Number.isSafeInteger(confirm) || confirm < 0)) throw fail.invalid('confirm_over', 'a whole number of items, 0 or more.');
   return { url, profile: settings.profile as UpstreamProfile, mode: mode as UpstreamMode, perMinute, budgetItems };
 }
 
@@ -87,6 +116,7 @@ function validated(settings: UpstreamSettings): { url: string; profile: Upstream
  */
 export function setUpstreamConfig(db: Db, settings: UpstreamSettings, nowMs: number): UpstreamConfig {
   const v = validated(settings);
+  forgetCachedConfig(db);
   db.transaction(() => {
     const old = getUpstreamConfig(db);
     const sameSource = old !== null && old.url === v.url && old.profile === v.profile;
@@ -99,6 +129,13 @@ export function setUpstreamConfig(db: Db, settings: UpstreamSettings, nowMs: num
          key_checked_at_ms = CASE WHEN @same THEN key_checked_at_ms ELSE NULL END,
          key_message = CASE WHEN @same THEN key_message ELSE NULL END`,
     ).run({ ...v, nowMs, same: sameSource ? 1 : 0 });
+    // A budget given anew starts a new allowance; one left as it was keeps counting.
+    if (old === null || old.budgetItems !== v.budgetItems) db.prepare('UPDATE upstream_config SET budget_set_at_ms = ? WHERE id = 1').run(v.budgetItems === null ? null : nowMs);
+    // Freshness and the confirmation threshold: only what was given changes.
+    for (const [kind, ms] of Object.entries(settings.freshMs ?? {})) {
+      db.prepare(`UPDATE upstream_config SET fresh_${kind}_ms = ? WHERE id = 1`).run(ms);
+    }
+    if (settings.confirmOverItems !== undefined) db.prepare('UPDATE upstream_config SET confirm_over_items = ? WHERE id = 1').run(settings.confirmOverItems);
   })();
   return getUpstreamConfig(db)!;
 }
@@ -112,7 +149,10 @@ export function getUpstreamConfig(db: Db): UpstreamConfig | null {
     mode: row.mode,
     perMinute: row.per_minute,
     budgetItems: row.budget_items,
+    budgetSetAtMs: row.budget_set_at_ms,
     pricePerItemUsd: row.price_per_item_usd,
+    freshMs: { post: row.fresh_post_ms, page: row.fresh_page_ms, user: row.fresh_user_ms, article: row.fresh_article_ms, space: row.fresh_space_ms },
+    confirmOverItems: row.confirm_over_items,
     keyStatus: row.key_status,
     keyCheckedAtMs: row.key_checked_at_ms,
     keyMessage: row.key_message,
@@ -122,6 +162,7 @@ export function getUpstreamConfig(db: Db): UpstreamConfig | null {
 
 /** Removes the upstream; true when there was one. */
 export function removeUpstreamConfig(db: Db): boolean {
+  forgetCachedConfig(db);
   return db.prepare('DELETE FROM upstream_config WHERE id = 1').run().changes > 0;
 }
 

@@ -6,6 +6,7 @@ export type UpstreamErrorKind =
   | 'unavailable' // 5xx, connection refused, timeout, or still rate limited after the bounded waits
   | 'key_invalid' // 401 (or 403 on the balance check): the config's key status is now 'invalid'
   | 'out_of_balance' // 402: the upstream's own message
+  | 'budget_spent' // our own budget would be passed: nothing was sent
   | 'rejected' // another 4xx: this request is wrong, repeating it will not help
   | 'bad_response'; // not JSON, too large, a redirect: the upstream is not what the profile says
 

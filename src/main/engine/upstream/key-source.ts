@@ -57,3 +57,26 @@ export function maskKey(key: string): string {
 export function redactKey(text: string, key: string | null): string {
   return key ? text.split(key).join(maskKey(key)) : text;
 }
+
+/** A key source the app can give a key to for this session only (where no keychain answers). */
+export interface SessionKeySource extends KeySource {
+  /** Keeps `key` in memory until the process ends (null forgets it); never written anywhere. */
+  setSessionKey(key: string | null): void;
+  /** Whether a key was given this session (the app's Settings says so). */
+  hasSessionKey(): boolean;
+}
+
+/** `base` first (keychain, environment), else the key the app's user gave this session. */
+export function sessionKeySource(base: KeySource): SessionKeySource {
+  let sessionKey: string | null = null;
+  return {
+    describe: `${base.describe}, or the key given in Settings > Sources for this session`,
+    async get() {
+      return (await base.get()) ?? sessionKey;
+    },
+    setSessionKey(key) {
+      sessionKey = key === null ? null : cleanKey(key);
+    },
+    hasSessionKey: () => sessionKey !== null,
+  };
+}

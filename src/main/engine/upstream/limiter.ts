@@ -1,9 +1,12 @@
 import type { Clock } from '../clock';
-import { SlidingLog } from '../limits';
+import type { Db } from '../store/db';
 
-// One limiter for every outgoing upstream request of the process (all users, all jobs): the
+// One limiter for every outgoing upstream request (all users, all jobs, all threads): the
 // upstream counts them against one key, so Skein must never send more than per_minute in any 60 s
-// window, whoever asks. The same sliding log as our own API's limiter, so the same exact promise.
+// window, whoever asks. A sliding log like our own API's limiter (the same exact promise: a request
+// at t passes iff fewer than per_minute admissions lie in (t - 60 s, t]), kept in the database
+// (upstream_admissions, migration 054) because job workers are threads with their own connections.
+// At the real service's 120 a minute that is two small writes a second at most.
 
 export const UPSTREAM_WINDOW_MS = 60_000;
 
@@ -11,37 +14,62 @@ export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 export class UpstreamLimiter {
-  private readonly log: SlidingLog;
-
   constructor(
-    perMinute: number,
+    private readonly db: Db,
     private readonly clock: Clock,
-  ) {
-    this.log = new SlidingLog(perMinute, UPSTREAM_WINDOW_MS);
+    /** The configured limit, read at each admission so `skein upstream set --per-minute` applies at once. */
+    private readonly perMinute: () => number,
+  ) {}
+
+  /**
+   * Admits one request now if the window has room (and logs it); otherwise the ms until the oldest
+   * admission leaves the window. One IMMEDIATE transaction, so two threads never both take the last slot.
+   */
+  tryAdmit(reserve: Reservation = NO_RESERVATION): { admitted: true; seq: number } | { admitted: false; retryAfterMs: number } {
+    return this.db.transaction(() => {
+      const left = reserve.budgetLeft();
+      if (left !== null && reserve.items > 0) {
+        const reserved = this.db.prepare('SELECT total(reserved_items) FROM upstream_admissions').pluck().get() as number;
+        if (reserve.items > left - reserved) throw reserve.refuse(Math.max(0, left - reserved));
+      }
+      const limit = this.perMinute();
+      // A clock that steps back (NTP) counts as standing still: never earlier than the last admission.
+      const last = (this.db.prepare('SELECT max(at_ms) FROM upstream_admissions').pluck().get() as number | null) ?? -Infinity;
+      const now = Math.max(this.clock.nowMs(), last);
+      const edge = now - UPSTREAM_WINDOW_MS;
+      this.db.prepare('DELETE FROM upstream_admissions WHERE at_ms <= ?').run(edge);
+      const inWindow = this.db.prepare('SELECT at_ms FROM upstream_admissions ORDER BY at_ms DESC LIMIT ?').pluck().all(limit) as number[];
+      if (inWindow.length >= limit) return { admitted: false as const, retryAfterMs: inWindow[limit - 1]! + UPSTREAM_WINDOW_MS - now };
+      const seq = this.db.prepare('INSERT INTO upstream_admissions (at_ms, reserved_items) VALUES (?, ?)').run(now, reserve.items).lastInsertRowid;
+      return { admitted: true as const, seq: Number(seq) };
+    }).immediate();
   }
 
-  /** Follows `skein upstream set --per-minute` while running, keeping the recent admissions. */
-  setPerMinute(perMinute: number): void {
-    this.log.resize(perMinute);
-  }
-
-  /** Waits until one more request fits in the window, then counts it. */
-  async acquire(sleep: Sleep): Promise<void> {
+  /** Waits until one more request fits in the window (and in the budget), then counts it; its admission's seq. */
+  async acquire(sleep: Sleep, reserve: Reservation = NO_RESERVATION): Promise<number> {
     for (;;) {
-      const r = this.log.tryAdmit(this.clock.nowMs());
-      if (r.admitted) return;
+      const r = this.tryAdmit(reserve);
+      if (r.admitted) return r.seq;
       await sleep(Math.max(1, r.retryAfterMs));
     }
   }
+
+  /** The answer is booked (or there was none): the admission no longer holds budget. */
+  settle(seq: number): void {
+    this.db.prepare('UPDATE upstream_admissions SET reserved_items = 0 WHERE seq = ? AND reserved_items > 0').run(seq);
+  }
 }
 
-// Keyed by the clock's owner (the engine), so each engine, and each test's engine, has its own.
-const shared = new WeakMap<object, UpstreamLimiter>();
-
-/** The one limiter of this engine, following the configured per_minute. */
-export function sharedUpstreamLimiter(owner: object, clock: Clock, perMinute: number): UpstreamLimiter {
-  let limiter = shared.get(owner);
-  if (!limiter) shared.set(owner, (limiter = new UpstreamLimiter(perMinute, clock)));
-  else limiter.setPerMinute(perMinute);
-  return limiter;
+/**
+ * The most a request may bring back, held against the budget from its admission until its answer
+ * is booked: concurrent requests (the API, the app, two job threads) can never together pass it.
+ */
+export interface Reservation {
+  items: number;
+  /** Items the budget still allows (spent lines subtracted), or null without a budget. */
+  budgetLeft(): number | null;
+  /** The error thrown when the request does not fit; `left` is what the budget still allows. */
+  refuse(left: number): Error;
 }
+
+const NO_RESERVATION: Reservation = { items: 0, budgetLeft: () => null, refuse: () => new Error('unreachable') };

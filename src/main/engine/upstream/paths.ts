@@ -6,6 +6,12 @@ import type { UpstreamProfile } from './config';
 
 export interface UpstreamPaths {
   userTweets(userId: string, cursor?: string): string;
+  /** A timeline of either kind (spec 4.1 `tweets`, 4.2 `tweets-and-replies`). */
+  timeline(kind: 'tweets' | 'tweets-and-replies', userId: string, cursor?: string): string;
+  article(id: string): string;
+  space(id: string): string;
+  /** A user's profile by id or screen name: the real service's path on both profiles (another Skein serves it too). */
+  user(ref: string): string;
   tweet(id: string): string;
   search(query: string, options?: { cursor?: string; type?: 'Latest' | 'Top' }): string;
   /** The caller's balance: `{status, balance}` in USD on socialdata, `{status, credits: {...}}` on spec. */
@@ -22,6 +28,10 @@ function withQuery(path: string, params: Record<string, string | undefined>): st
 function prefixed(prefix: '/twitter' | '/social', balancePath: string): UpstreamPaths {
   return {
     userTweets: (userId, cursor) => withQuery(`${prefix}/user/${encodeURIComponent(userId)}/tweets`, { cursor }),
+    timeline: (kind, userId, cursor) => withQuery(`${prefix}/user/${encodeURIComponent(userId)}/${kind}`, { cursor }),
+    article: (id) => `${prefix}/article/${encodeURIComponent(id)}`,
+    space: (id) => (prefix === '/twitter' ? `/twitter/space/${encodeURIComponent(id)}` : withQuery('/social/spaces/show', { id })),
+    user: (ref) => `/twitter/user/${encodeURIComponent(ref)}`,
     tweet: (id) => `${prefix}/tweets/${encodeURIComponent(id)}`,
     search: (query, options = {}) => withQuery(`${prefix}/search`, { query, cursor: options.cursor, type: options.type }),
     balance: () => balancePath,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
-import { readSearch, SEARCH_PAGE_SIZE } from '../../engine/search';
-import { schemaError, sendRead, stringParam } from './spec-route';
+import { checkSearchRequest, readSearch, SEARCH_PAGE_SIZE } from '../../engine/search';
+import { searchVia } from '../../engine/upstream/fetch-reads';
+import { schemaError, sendPageVia, stringParam } from './spec-route';
 
 /**
  * Synchronous search, an extension beyond the spec (docs/search-language.md): the search job's
@@ -18,9 +19,14 @@ export function registerSearchRoutes(app: FastifyInstance, engine: Engine): void
       },
     },
     schemaErrorFormatter: schemaError,
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const { query, type, cursor } = request.query as { query?: string; type?: string; cursor?: string };
-      return sendRead(request, reply, readSearch(engine, { query, type, cursor }));
+      const local = () => readSearch(engine, { query, type, cursor });
+      return sendPageVia(engine, request, reply, (who) => {
+        // The query and type are checked as the local search checks them, before anything is sent.
+        const checked = checkSearchRequest({ query, type });
+        return searchVia(engine, who, checked.query, checked.type, cursor, local);
+      }, local);
     },
   });
 }

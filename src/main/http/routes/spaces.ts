@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { parseSpaceId, readSpace } from '../../engine/reads';
-import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
+import { ensureSpace } from '../../engine/upstream/fetch-reads';
+import { checkFirst, schemaError, sendReadVia, stringParam } from './spec-route';
 
 /**
  * Spec 4.5: space details. The spec's sample request omits `/social`; whether that form is
@@ -14,7 +15,10 @@ export function registerSpaceRoutes(app: FastifyInstance, engine: Engine): void 
       schema: { querystring: { type: 'object', properties: { id: stringParam(128) }, required: ['id'] } },
       schemaErrorFormatter: schemaError,
       preValidation: checkFirst((request) => void parseSpaceId('id', (request.query as { id?: unknown }).id)),
-      handler: (request, reply) => sendRead(request, reply, readSpace(engine, (request.query as { id: string }).id)),
+      handler: (request, reply) => {
+        const { id } = request.query as { id: string };
+        return sendReadVia(engine, request, reply, (who) => ensureSpace(engine, who, id), () => readSpace(engine, id));
+      },
     });
   }
 }

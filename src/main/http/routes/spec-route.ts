@@ -3,6 +3,10 @@ import { fail } from '../errors';
 import { toJson } from '../../engine/serialize/json';
 import type { JsonReadResult, ReadResult } from '../../engine/reads/result';
 import { chargeRequestGrouped } from '../plugins/metering';
+import type { Engine } from '../../engine/engine';
+import { modeOf, type Served } from '../../engine/upstream/gateway';
+import type { PageRead } from '../../engine/upstream/fetch-reads';
+import type { Requester } from '../../engine/upstream/spend';
 
 // Shared parts of the spec's read routes: input schemas, their error messages, and the reply.
 
@@ -45,4 +49,41 @@ export function sendRead(request: FastifyRequest, reply: FastifyReply, result: R
   void reply.type('application/json; charset=utf-8');
   const charged = chargeRequestGrouped(request, result.items);
   return charged ? charged.then(() => body) : body;
+}
+
+/** Who an upstream fetch is for: the request's API user, booked with its spend. */
+export const requesterOf = (request: FastifyRequest): Requester => ({ via: 'api', apiUserId: request.apiUser?.id ?? null });
+
+/**
+ * A one-object read through the upstream as the mode says (upstream/fetch-reads.ts): `ensure`
+ * stores a fresh copy when one is needed, then the local read answers, with `x-skein-source`
+ * saying where the data came from. Offline (no upstream set) it is sendRead, synchronous.
+ */
+export function sendReadVia(
+  engine: Engine,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ensure: (who: Requester) => Promise<Served>,
+  read: () => ReadResult<unknown> | JsonReadResult,
+): Promise<string> | string {
+  if (modeOf(engine) === 'offline') return sendRead(request, reply, read());
+  return ensure(requesterOf(request)).then((served) => {
+    void reply.header('x-skein-source', served);
+    return sendRead(request, reply, read());
+  });
+}
+
+/** A page read through the upstream (timelines, search); offline, the local read alone. */
+export function sendPageVia(
+  engine: Engine,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  via: (who: Requester) => Promise<PageRead>,
+  local: () => ReadResult<unknown>,
+): Promise<string> | string {
+  if (modeOf(engine) === 'offline') return sendRead(request, reply, local());
+  return via(requesterOf(request)).then(({ result, served }) => {
+    void reply.header('x-skein-source', served);
+    return sendRead(request, reply, result);
+  });
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { checkTimelineRequest, readTimeline, TIMELINE_PAGE_SIZE, type TimelineKind } from '../../engine/reads';
-import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
+import { isPageCursor } from '../../engine/upstream/pages';
+import { timelineVia } from '../../engine/upstream/fetch-reads';
+import { checkFirst, schemaError, sendPageVia, stringParam } from './spec-route';
 
 const KINDS: TimelineKind[] = ['tweets', 'tweets-and-replies'];
 
@@ -17,12 +19,15 @@ export function registerTimelineRoutes(app: FastifyInstance, engine: Engine): vo
       schemaErrorFormatter: schemaError,
       preValidation: checkFirst((request) => {
         const { user_id } = request.params as { user_id: string };
-        checkTimelineRequest(engine, kind, user_id, (request.query as { cursor?: unknown }).cursor);
+        // An upstream page's cursor is checked where it is used (upstream/pages.ts).
+        const cursor = (request.query as { cursor?: unknown }).cursor;
+        checkTimelineRequest(engine, kind, user_id, isPageCursor(cursor) ? undefined : cursor);
       }),
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const { user_id } = request.params as { user_id: string };
         const { cursor } = request.query as { cursor?: string };
-        return sendRead(request, reply, readTimeline(engine, kind, user_id, cursor));
+        const local = () => readTimeline(engine, kind, user_id, cursor);
+        return sendPageVia(engine, request, reply, (who) => timelineVia(engine, who, kind, user_id, cursor, local), local);
       },
     });
   }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { availableFor } from '../../engine/ledger';
 import { parseUserRef, readUserProfile } from '../../engine/reads/user-profile';
-import { checkFirst, schemaError, sendRead, stringParam } from './spec-route';
+import { ensureUser } from '../../engine/upstream/fetch-reads';
+import { checkFirst, schemaError, sendReadVia, stringParam } from './spec-route';
 import { registerUnservedTwitterRoutes } from './twitter-unserved';
 
 // The real service's paths (github.com/socialdata-api/typescript-sdk, docs.socialdata.tools): a
@@ -90,7 +91,7 @@ export function registerTwitterRoutes(app: FastifyInstance, engine: Engine): voi
     schema: { params: { type: 'object', properties: { user: stringParam(64) }, required: ['user'] } },
     schemaErrorFormatter: schemaError,
     preValidation: checkFirst((request) => void parseUserRef(userOf(request))),
-    handler: (request, reply) => sendRead(request, reply, readUserProfile(engine, userOf(request))),
+    handler: (request, reply) => sendReadVia(engine, request, reply, (who) => ensureUser(engine, who, userOf(request)), () => readUserProfile(engine, userOf(request))),
   });
 
   // The balance in the real service's unit, US dollars: available credits at $0.0002 each (one

@@ -1,0 +1,105 @@
+import type { Engine } from '../engine';
+import { fail, SkeinError } from '../errors';
+import { CONFIG_TTL_MS, configCache } from './config-cache';
+import { getUpstreamConfig, type FreshKind, type UpstreamConfig, type UpstreamMode } from './config';
+import { upstreamClient, type UpstreamClient } from './client';
+import { UpstreamError } from './errors';
+import type { Sleep } from './limiter';
+import { billedItems, bookSpend, type Requester } from './spend';
+
+// The gateway's common part: which mode applies now, whether a stored copy is fresh, and one
+// billed fetch (limiter, budget, request, store and book in one transaction). The reads that use
+// it are in fetch-reads.ts; jobs use fetchBilled through their own walk (jobs/upstream-walk.ts).
+
+/** How a read was served, sent as the `x-skein-source` header (docs/api.md). */
+export type Served = 'local' | 'cache' | 'upstream' | 'stale';
+
+export type GatewayEngine = Pick<Engine, 'db' | 'clock' | 'ids' | 'upstreamKeys'>;
+
+export function currentConfig(engine: Pick<Engine, 'db' | 'clock'>): UpstreamConfig | null {
+  const now = engine.clock.nowMs();
+  const hit = configCache.get(engine.db);
+  if (hit && now - hit.atMs < CONFIG_TTL_MS && now >= hit.atMs) return hit.config;
+  const config = getUpstreamConfig(engine.db);
+  configCache.set(engine.db, { config, atMs: now });
+  return config;
+}
+
+/** The mode in force: 'offline' when no upstream is set. */
+export function modeOf(engine: Pick<Engine, 'db' | 'clock'>): UpstreamMode {
+  return currentConfig(engine)?.mode ?? 'offline';
+}
+
+/** Whether a copy retrieved at `retrievedAtMs` may be served without asking the upstream. */
+export function isFresh(engine: Pick<Engine, 'db' | 'clock'>, kind: FreshKind, retrievedAtMs: number): boolean {
+  const config = currentConfig(engine);
+  if (!config || config.mode === 'offline') return true;
+  if (config.mode === 'refresh') return false;
+  return engine.clock.nowMs() - retrievedAtMs < config.freshMs[kind];
+}
+
+/** Tests pass a sleep that advances a manual clock; everything else waits for real. */
+const sleeps = new WeakMap<object, Sleep>();
+export function setUpstreamSleep(engine: object, sleep: Sleep): void {
+  sleeps.set(engine, sleep);
+}
+
+export function clientOf(engine: GatewayEngine): UpstreamClient {
+  const sleep = sleeps.get(engine);
+  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...(sleep ? { sleep } : {}) });
+}
+
+export interface Stored<T> {
+  /** Items the answer held (what the upstream bills, at least one per request: billedItems). */
+  items: number;
+  result: T;
+}
+
+/**
+ * One billed upstream GET: admitted by the shared limiter with `maxItems` held against the budget,
+ * then `store` writes what came back and the spend line is booked, in one transaction, so an answer
+ * is never stored unpaid-for nor booked unstored. `spendId` is the caller's (a job's page) or a fresh one.
+ */
+export async function fetchBilled<T>(
+  engine: GatewayEngine,
+  who: Requester,
+  path: string,
+  maxItems: number,
+  store: (body: unknown, nowMs: number) => Stored<T>,
+  spendId?: string,
+  client: UpstreamClient = clientOf(engine),
+): Promise<T> {
+  const answer = await client.request(path, maxItems);
+  const { db } = engine;
+  const now = engine.clock.nowMs();
+  const line = (items: number) => ({ id: spendId ?? `req:${now}:${engine.ids.randomHex(8)}`, atMs: now, items: billedItems(items), request: path, who });
+  try {
+    return db.transaction(() => {
+      const stored = store(answer.body, now);
+      bookSpend(db, line(stored.items));
+      return stored.result;
+    })();
+  } catch (err) {
+    // The upstream billed the answer even if it cannot be stored: book that on its own.
+    bookSpend(db, line(0));
+    if (err instanceof SkeinError || err instanceof UpstreamError) throw err;
+    throw new UpstreamError('bad_response', `The upstream's answer to ${path.split('?')[0]} could not be stored: ${(err as Error).message}`);
+  } finally {
+    client.limiter.settle(answer.admission);
+  }
+}
+
+/**
+ * An upstream failure as the error a client of ours gets. The spec's 500 is "the data could not be
+ * obtained; retry later" (section 7): that is every failure of the upstream itself. Its answers
+ * about the request (404, 403, 422) keep their meaning.
+ */
+export function asClientError(err: unknown): unknown {
+  if (!(err instanceof UpstreamError)) return err;
+  if (err.kind === 'rejected') {
+    if (err.status === 404) return fail.notFound(err.message);
+    if (err.status === 403) return fail.forbidden(err.message);
+    if (err.status === 400 || err.status === 422) return new SkeinError('invalid', err.message);
+  }
+  return new SkeinError('upstream', `Fetching data from the upstream failed: ${err.message}`);
+}
