@@ -10,7 +10,8 @@ export interface WorkerData {
   xlsx?: XlsxOptions;
 }
 
-export type ToWorker = { type: 'run'; job: JobRow; workerId: string } | { type: 'stop' };
+/** `upstreamKey`: for a job that walks the upstream, the key the main thread read from the keychain (kept in memory only). */
+export type ToWorker = { type: 'run'; job: JobRow; workerId: string; upstreamKey?: string | null } | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'progress'; jobId: number; rows: number }

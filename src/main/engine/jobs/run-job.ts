@@ -16,6 +16,7 @@ import { completeJob } from './queue/complete';
 import { failJob } from './queue/fail';
 import { stagedFormats } from './writers/formats';
 import { StagedFile } from './writers/staged-file';
+import { walkUpstream } from './upstream/walk';
 import type { XlsxOptions } from './writers/xlsx';
 
 export interface RunContext {
@@ -32,6 +33,8 @@ export interface RunContext {
   /** A stopping runner: leave the job at its last checkpoint (the runner gives the lock back). */
   stopRequested?: () => boolean;
   onProgress?: (jobId: number, rows: number) => void;
+  /** The upstream API key for a job that walks the upstream (the main thread reads the keychain). */
+  upstreamKey?: string | null;
 }
 
 export type RunOutcome = 'success' | 'error' | 'pending' | 'lost' | 'stopped';
@@ -56,6 +59,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
   const batchRows = ctx.batchRows ?? BATCH_ROWS;
   let job = claimed;
   try {
+    if (job.phase === 'collect' && (await walkUpstream(ctx, job)) === 'stopped') return 'stopped';
     if (job.phase === 'collect') {
       const format = stagedFormats[job.output_format];
       const source = sourceOf(db, job);

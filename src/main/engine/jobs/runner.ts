@@ -12,6 +12,7 @@ import { failJob } from './queue/fail';
 import { recoverStaleLocks, runnerOwner } from './queue/recover';
 import { releaseLocks } from './queue/release';
 import { runJob } from './run-job';
+import { walkOf } from './upstream/walk';
 import type { XlsxOptions } from './writers/xlsx';
 
 /** How long a graceful stop waits for running jobs to reach a batch boundary. */
@@ -127,12 +128,24 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ type: 'run', job, workerId } satisfies ToWorker);
+      keyFor(job).then(
+        (upstreamKey) => worker.postMessage({ type: 'run', job, workerId, upstreamKey } satisfies ToWorker),
+        (err: unknown) => onError(new Error(`cannot read the upstream key: ${(err as Error).message}`)),
+      );
     });
+  }
+
+  /** The upstream key for a job still walking the upstream; null for every other job (none is read). */
+  async function keyFor(job: JobRow): Promise<string | null> {
+    const walk = walkOf(db, job.id);
+    if (!walk || walk.done) return null;
+    // A keychain that fails to answer leaves the walk without a key: it ends the job saying so.
+    return engine.upstreamKeys.get().catch(() => null);
   }
 
   async function runInline(job: JobRow, workerId: string): Promise<void> {
     const ctx = {
+      upstreamKey: await keyFor(job),
       db,
       dataDir: engine.dataDir,
       clock,

@@ -17,6 +17,8 @@ export interface JobStatusBody {
   started_at: string | null;
   finished_at: string | null;
   message?: string;
+  /** A job that walks the upstream: the pages and items stored so far, and whether the walk is over. */
+  upstream?: { pages: number; items: number; done: boolean };
   result?: {
     is_compressed: boolean;
     datafile_url: string;
@@ -58,7 +60,7 @@ export function jobNote(job: JobRow): string | null {
   );
 }
 
-export function jobStatusBody(job: JobRow, baseUrl: string): JobStatusBody {
+export function jobStatusBody(job: JobRow, baseUrl: string, walk?: { pages: number; items: number; done: number }): JobStatusBody {
   const body: JobStatusBody = {
     job_id: job.id,
     status: job.status,
@@ -69,6 +71,7 @@ export function jobStatusBody(job: JobRow, baseUrl: string): JobStatusBody {
     started_at: iso(job.started_at_ms),
     finished_at: iso(job.finished_at_ms),
   };
+  if (walk) body.upstream = { pages: walk.pages, items: walk.items, done: walk.done === 1 };
   if (job.status === 'error') body.message = job.last_error ?? 'The job failed.';
   else if (job.status === 'pending' && job.last_error) body.message = `Retrying after: ${job.last_error}`;
   const note = jobNote(job);

@@ -5,6 +5,7 @@ import { notifyJobsChanged } from './notify';
 import type { ParsedJob } from './request';
 import type { JobParams } from './params';
 import { createJob } from './queue/create';
+import { planUpstreamWalk } from './upstream/plan';
 
 /**
  * Enqueues a validated job for a user. `alsoInTx` runs in the same transaction (the HTTP route
@@ -13,6 +14,7 @@ import { createJob } from './queue/create';
 export function submitJob(engine: Engine, userId: number, kind: JobKind, parsed: ParsedJob<JobParams>, alsoInTx?: () => void): number {
   const jobId = inWriteTx(engine.db, () => {
     const id = createJob(engine.db, { userId, kind, params: parsed.params, output: parsed.output, maxRows: parsed.maxRows, nowMs: engine.clock.nowMs() });
+    planUpstreamWalk(engine, id, kind, parsed.params);
     alsoInTx?.();
     return id;
   });

@@ -27,6 +27,7 @@ if (!isMainThread && parentPort) {
         clock: systemClock,
         ids: cryptoIds,
         workerId: m.workerId,
+        upstreamKey: m.upstreamKey ?? null,
         ...(data.batchRows ? { batchRows: data.batchRows } : {}),
         ...(data.xlsx ? { xlsx: data.xlsx } : {}),
         // Yield between batches so a 'stop' message gets through.

@@ -106,9 +106,13 @@ export class Metering {
    * Synchronous: a route may call it inside its own transaction. Throws payment_required only if
    * another process spent the credits meanwhile (the ledger never overdraws).
    */
-  charge(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): TransferResult {
+  charge(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string, idempotencyKey?: string): TransferResult {
     try {
-      return charge(this.db, this.chargeInput(admission.userId, items, requestRef));
+      const input = this.chargeInput(admission.userId, items, requestRef);
+      // A client-chosen key makes a repeated request one charge (the ledger's idempotency rule):
+      // per user, so two users' keys never meet.
+      if (idempotencyKey !== undefined) input.transferId = `idem:${admission.userId}:${idempotencyKey}`;
+      return charge(this.db, input);
     } finally {
       admission.reservation.release();
     }

@@ -12,7 +12,7 @@ export interface AttemptOptions {
   maxBodyBytes: number;
 }
 
-export async function attemptGet(url: string, key: string, options: AttemptOptions): Promise<AttemptResult> {
+export async function attemptGet(url: string, key: string, options: AttemptOptions, extraHeaders: Record<string, string> = {}): Promise<AttemptResult> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -21,7 +21,7 @@ export async function attemptGet(url: string, key: string, options: AttemptOptio
   }, options.timeoutMs);
   try {
     const res = await fetch(url, {
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+      headers: { ...extraHeaders, authorization: `Bearer ${key}`, accept: 'application/json' },
       redirect: 'manual',
       signal: controller.signal,
     });

@@ -1,4 +1,5 @@
 import type { Engine } from '../engine';
+import { parseJsonExact } from '../corpus/write/json';
 import { attemptGet } from './attempt';
 import { getUpstreamConfig, recordKeyStatus, type UpstreamConfig } from './config';
 import { UpstreamError } from './errors';
@@ -57,7 +58,7 @@ export interface UpstreamClient {
    * from admission until the caller books the answer and settles it; 'budget_spent' when it does
    * not fit, before anything is sent.
    */
-  request(path: string, maxItems: number): Promise<UpstreamAnswer>;
+  request(path: string, maxItems: number, idempotencyKey?: string): Promise<UpstreamAnswer>;
   balance(): Promise<UpstreamBalance>;
 }
 
@@ -86,7 +87,10 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
       new UpstreamError('budget_spent', `The upstream budget allows ${left} more items and this request may bring back ${items}: nothing was sent. Raise it with 'skein upstream set --budget ITEMS' or in Settings > Sources.`),
   });
 
-  async function get(path: string, keyCheck = false, maxItems = 0): Promise<UpstreamAnswer> {
+  async function get(path: string, keyCheck = false, maxItems = 0, idempotencyKey?: string): Promise<UpstreamAnswer> {
+    // Sent with every try of this request: an upstream that honours it (another Skein) charges a
+    // repeated request once; the real service ignores an unknown header.
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
     const key = await options.keySource.get();
     if (!key) throw new UpstreamError('not_configured', `No upstream API key: give it to 'skein upstream set' or in ${options.keySource.describe}.`);
     if (!isWellFormedKey(key)) throw new UpstreamError('not_configured', 'The upstream API key is malformed (spaces or control characters, or too long); set it again.');
@@ -95,7 +99,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     let rateLimited = 0;
     for (;;) {
       const admission = await limiter.acquire(sleep, reservation(maxItems));
-      const r = await attemptGet(url, key, attemptOptions);
+      const r = await attemptGet(url, key, attemptOptions, headers);
       // Only a 2xx is billed: any other answer gives its reservation back at once.
       if (r.kind === 'failed' || r.status < 200 || r.status >= 300) limiter.settle(admission);
       if (r.kind === 'failed') {
@@ -108,7 +112,8 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
       if (r.status >= 200 && r.status < 300) {
         let body: unknown;
         try {
-          body = JSON.parse(r.text);
+          // Ids of 16+ digits as strings (the detail shapes' numeric ids): JSON.parse would round them.
+          body = parseJsonExact(r.text);
         } catch {
           limiter.settle(admission);
           throw new UpstreamError('bad_response', `The upstream at ${config!.url} answered ${r.status} with something that is not JSON; is the profile right?`, r.status);
@@ -142,7 +147,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     paths,
     limiter,
     get: async (path) => (await get(path)).body,
-    request: (path, maxItems) => get(path, false, maxItems),
+    request: (path, maxItems, idempotencyKey) => get(path, false, maxItems, idempotencyKey),
     async balance() {
       const body = (await get(paths.balance(), true)).body as { balance?: unknown; credits?: { available?: unknown } };
       const amount = config.profile === 'socialdata' ? body?.balance : body?.credits?.available;

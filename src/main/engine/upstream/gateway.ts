@@ -38,15 +38,17 @@ export function isFresh(engine: Pick<Engine, 'db' | 'clock'>, kind: FreshKind, r
   return engine.clock.nowMs() - retrievedAtMs < config.freshMs[kind];
 }
 
-/** Tests pass a sleep that advances a manual clock; everything else waits for real. */
-const sleeps = new WeakMap<object, Sleep>();
+/** Tests pass a sleep that advances a manual clock, and a shorter timeout than 30 s; everything else waits for real. */
+const testOptions = new WeakMap<object, { sleep?: Sleep; timeoutMs?: number }>();
 export function setUpstreamSleep(engine: object, sleep: Sleep): void {
-  sleeps.set(engine, sleep);
+  testOptions.set(engine, { ...testOptions.get(engine), sleep });
+}
+export function setUpstreamTimeout(engine: object, timeoutMs: number): void {
+  testOptions.set(engine, { ...testOptions.get(engine), timeoutMs });
 }
 
 export function clientOf(engine: GatewayEngine): UpstreamClient {
-  const sleep = sleeps.get(engine);
-  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...(sleep ? { sleep } : {}) });
+  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...testOptions.get(engine) });
 }
 
 export interface Stored<T> {
@@ -68,11 +70,12 @@ export async function fetchBilled<T>(
   store: (body: unknown, nowMs: number) => Stored<T>,
   spendId?: string,
   client: UpstreamClient = clientOf(engine),
+  idempotencyKey?: string,
 ): Promise<T> {
-  const answer = await client.request(path, maxItems);
+  const answer = await client.request(path, maxItems, idempotencyKey);
   const { db } = engine;
   const now = engine.clock.nowMs();
-  const line = (items: number) => ({ id: spendId ?? `req:${now}:${engine.ids.randomHex(8)}`, atMs: now, items: billedItems(items), request: path, who });
+  const line = (items: number, suffix = '') => ({ id: `${spendId ?? `req:${now}:${engine.ids.randomHex(8)}`}${suffix}`, atMs: now, items: billedItems(items), request: path, who });
   try {
     return db.transaction(() => {
       const stored = store(answer.body, now);
@@ -80,8 +83,9 @@ export async function fetchBilled<T>(
       return stored.result;
     })();
   } catch (err) {
-    // The upstream billed the answer even if it cannot be stored: book that on its own.
-    bookSpend(db, line(0));
+    // The upstream billed the answer even if it cannot be stored: book that on its own (under its
+    // own id: a job's page id stays free for the run that does store the page).
+    bookSpend(db, line(0, ':unstored'));
     if (err instanceof SkeinError || err instanceof UpstreamError) throw err;
     throw new UpstreamError('bad_response', `The upstream's answer to ${path.split('?')[0]} could not be stored: ${(err as Error).message}`);
   } finally {

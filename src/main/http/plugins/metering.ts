@@ -52,6 +52,7 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
     },
     preHandler(request, _reply, done) {
       const state = states.get(request);
+      idempotencyKeyOf(request); // a malformed key is refused before any work
       if (state) state.reservation = metering.reserve(state.userId, config.maxCost, request.apiUser?.credits);
       done();
     },
@@ -103,7 +104,32 @@ export function chargeRequest(request: FastifyRequest, items: number): void {
  */
 export function chargeRequestGrouped(request: FastifyRequest, items: number): Promise<unknown> | undefined {
   const state = chargeable(request);
-  return state?.metering.chargeGrouped({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
+  if (!state) return undefined;
+  const admission = { userId: state.userId, reservation: state.reservation! };
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) return state.metering.chargeGrouped(admission, items, memoOf(request));
+  try {
+    return Promise.resolve(state.metering.charge(admission, items, memoOf(request), key));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** At most this long: the ledger's transfer ids are 200 characters, and `idem:<user id>:` comes first. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 150;
+
+/**
+ * An `Idempotency-Key` header on a read (an extension, docs/api.md): the same key from the same API
+ * user is charged once, however often the request is repeated (a downstream Skein killed while the
+ * answer was on its way asks again). A malformed key is a 422, before any work.
+ */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw fail.invalid('Idempotency-Key', `give one key of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`);
+  }
+  return raw;
 }
 
 /** The request's metering state when it still has to be charged; marks it charged. */

@@ -4,6 +4,10 @@ import { fail } from '../errors';
 import { cancelJob, jobOfUser, jobStatusBody, notifyJobsChanged, parseRepliesJob, parseSearchJob, setListenerBaseUrl, submitJob } from '../../engine/jobs';
 import { chargeRequest } from '../plugins/metering';
 import { jobParams, registerJobBodyParsers } from './job-params';
+import { ensurePost } from '../../engine/upstream/fetch-reads';
+import { walkOf } from '../../engine/jobs/upstream/walk';
+import { modeOf } from '../../engine/upstream/gateway';
+import { requesterOf } from './spec-route';
 
 // Spec 4.6, 4.7 and 4.8, and a cancel extension. Creating a job costs the request's price (1
 // credit) and holds the job's largest cost (ledger README); polling and cancelling are free
@@ -39,7 +43,10 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       config: { spec: true, maxCost: 1 },
       handler: async (request, reply) => {
         const userId = userOf(request);
-        const parsed = parseRepliesJob(engine.db, (request.params as { tweet_id: string }).tweet_id, jobParams(request));
+        const tweetId = (request.params as { tweet_id: string }).tweet_id;
+        // Through an upstream the post may not be stored yet: its reply_count sets the hold.
+        if (modeOf(engine) !== 'offline') await ensurePost(engine, requesterOf(request), tweetId, 'tweet_id');
+        const parsed = parseRepliesJob(engine.db, tweetId, jobParams(request));
         const jobId = submitJob(engine, userId, 'replies', parsed, () => chargeRequest(request, 0));
         return reply.type(json).send(created(jobId));
       },
@@ -59,7 +66,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       config: { spec: true, maxCost: 0 },
       handler: async (request, reply) => {
         const job = jobOfUser(engine.db, userOf(request), (request.params as { job_id: string }).job_id);
-        return reply.type(json).send(JSON.stringify(jobStatusBody(job, baseUrlOf(request))));
+        return reply.type(json).send(JSON.stringify(jobStatusBody(job, baseUrlOf(request), walkOf(engine.db, job.id))));
       },
     });
 
