@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { revokeKey } from '../../src/main/engine/keys';
-import { getUpstreamConfig } from '../../src/main/engine/upstream';
+import { createKey, revokeKey } from '../../src/main/engine/keys';
+import { bookSpend, getUpstreamConfig } from '../../src/main/engine/upstream';
 import { runCli as run } from '../helpers/cli';
 import { testEngine } from '../helpers/engine';
 import { tempDir } from '../helpers/temp';
@@ -12,7 +12,12 @@ import { upstreamSkein } from '../helpers/upstream-skein';
 // second real Skein on loopback as the upstream. No OS keychain answers in the test environment,
 // so the key comes in SKEIN_UPSTREAM_KEY, as it must wherever no keychain exists.
 
-afterEach(() => vi.unstubAllEnvs());
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.useRealTimers();
+});
+
+const HOUR_MS = 3_600_000;
 
 describe('skein upstream', () => {
   it('sets, shows, tests and removes the upstream; the key is only ever shown masked', async () => {
@@ -119,6 +124,13 @@ describe('skein upstream', () => {
     expect(badKey.err).not.toContain('has a space');
     expect(getUpstreamConfig(b.db)).toBeNull();
     expect((await run('upstream', 'frobnicate', '--data-dir', b.dataDir)).code).toBe(2);
+    // A first set without --url, into a data dir that does not exist yet, does not make one.
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', 'sk_some_key_1234');
+    const missing = join(tempDir(), 'never-made');
+    const partial = await run('upstream', 'set', '--mode', 'refresh', '--data-dir', missing);
+    expect(partial.code).toBe(2);
+    expect(partial.err).toContain('--url URL is required on the first set');
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('sets the upstream before the app ever ran, making the data dir as keys create does', async () => {
@@ -128,5 +140,167 @@ describe('skein upstream', () => {
     expect(set.code, set.err).toBe(0);
     const shown = await run('upstream', 'show', '--json', '--data-dir', dir);
     expect(JSON.parse(shown.out)).toMatchObject({ configured: true, url: 'https://example.org', profile: 'socialdata' });
+  });
+
+  it('set changes only what it is given: a partial set keeps the budget, limit, freshness and threshold; --budget none removes the budget', async () => {
+    const b = testEngine();
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', 'sk_some_key_1234');
+    const set = (...args: string[]) => run('upstream', 'set', ...args, '--data-dir', b.dataDir);
+    const first = await set('--url', 'https://example.org', '--profile', 'spec', '--per-minute', '30', '--budget', '5000', '--fresh', 'post=1h', '--confirm-over', '50');
+    expect(first.code, first.err).toBe(0);
+    const stored = getUpstreamConfig(b.db)!;
+    expect(stored).toMatchObject({ mode: 'cache-first', perMinute: 30, budgetItems: 5000, confirmOverItems: 50, freshMs: { post: HOUR_MS } });
+    expect(stored.budgetSetAtMs).not.toBeNull();
+
+    // The command from the bug: the budget and the limit used to be erased by it.
+    const modeOnly = await set('--url', 'https://example.org', '--profile', 'spec', '--mode', 'refresh');
+    expect(modeOnly.code, modeOnly.err).toBe(0);
+    expect(modeOnly.out).toContain('Changed: mode cache-first → refresh.');
+    // budgetSetAtMs unchanged: the budget keeps counting what was spent since it was set.
+    expect(getUpstreamConfig(b.db)).toEqual({ ...stored, mode: 'refresh', updatedAtMs: expect.any(Number) });
+
+    // With an upstream stored, --url and --profile may be left out.
+    const limitOnly = await set('--per-minute', '12');
+    expect(limitOnly.code, limitOnly.err).toBe(0);
+    expect(getUpstreamConfig(b.db)).toEqual({ ...stored, mode: 'refresh', perMinute: 12, updatedAtMs: expect.any(Number) });
+    expect((await set()).out).toContain('Nothing changed.');
+
+    const noBudget = await set('--budget', 'none');
+    expect(noBudget.code, noBudget.err).toBe(0);
+    expect(noBudget.out).toContain('no budget');
+    expect(noBudget.out).toContain('budget 5000 → none');
+    expect(getUpstreamConfig(b.db)).toEqual({ ...stored, mode: 'refresh', perMinute: 12, budgetItems: null, budgetSetAtMs: null, updatedAtMs: expect.any(Number) });
+    expect(JSON.parse((await run('upstream', 'show', '--json', '--data-dir', b.dataDir)).out)).toMatchObject({ budget_items: null, budget_usd: null, budget_left_items: null, per_minute: 12 });
+
+    const budgetErr = await set('--budget', 'lots');
+    expect(budgetErr.code).toBe(2);
+    expect(budgetErr.err).toContain('or none to remove the budget');
+  });
+
+  it('--fresh sets the kinds named and keeps the others; bad durations are refused with exit 2, storing nothing', async () => {
+    const b = testEngine();
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', 'sk_some_key_1234');
+    const set = (...args: string[]) => run('upstream', 'set', ...args, '--data-dir', b.dataDir);
+    // Bad input on a first set stores no upstream at all.
+    const refusedFirst = await set('--url', 'https://example.org', '--profile', 'spec', '--fresh', 'post=15');
+    expect(refusedFirst.code).toBe(2);
+    expect(getUpstreamConfig(b.db)).toBeNull();
+
+    const good = await set('--url', 'https://example.org', '--profile', 'spec', '--fresh', 'post=90s,page=0', '--fresh', 'article=7d', '--confirm-over', '0');
+    expect(good.code, good.err).toBe(0);
+    const stored = getUpstreamConfig(b.db)!;
+    // user and space keep the defaults (1d and 1h, migration 054).
+    expect(stored.freshMs).toEqual({ post: 90_000, page: 0, user: 24 * HOUR_MS, article: 7 * 24 * HOUR_MS, space: HOUR_MS });
+    expect(stored.confirmOverItems).toBe(0);
+    const json = JSON.parse((await run('upstream', 'show', '--json', '--data-dir', b.dataDir)).out);
+    expect(json).toMatchObject({ fresh_ms: { post: 90_000, page: 0, user: 86_400_000, article: 604_800_000, space: 3_600_000 }, confirm_over_items: 0 });
+    const text = await run('upstream', 'show', '--data-dir', b.dataDir);
+    expect(text.out).toContain('post 90s, page 0, user 1d, article 7d, space 1h');
+    expect((await set('--fresh', 'space=36h')).out).toContain('fresh space 1h → 36h');
+    const after = getUpstreamConfig(b.db)!;
+    expect(after.freshMs.space).toBe(36 * HOUR_MS);
+
+    for (const [value, words] of [
+      ['post', 'KIND=DURATION'],
+      ['=1h', 'KIND=DURATION'],
+      ['tweet=1h', "unknown kind 'tweet'"],
+      ['post=15', 'needs a unit'],
+      ['post=', 'is not a duration'],
+      ['post=1.5h', 'is not a duration'],
+      ['post=-1m', 'is not a duration'],
+      ['post=2w', 'is not a duration'],
+      ['post=366d', 'longer than 365d'],
+      ['post=1h,post=2h', 'post is given twice'],
+      ['post=1h,user=soon', "--fresh user: 'soon'"],
+    ] as const) {
+      const r = await set('--fresh', value, '--mode', 'offline');
+      expect(r.code, `--fresh ${value}: ${r.err}`).toBe(2);
+      expect(r.err).toContain(words);
+      expect(getUpstreamConfig(b.db)).toEqual(after); // not even the valid --mode or kinds beside it
+    }
+    const badConfirm = await set('--confirm-over', '-3');
+    expect(badConfirm.code).toBe(2);
+    expect(badConfirm.err).toContain('--confirm-over');
+    expect(getUpstreamConfig(b.db)).toEqual(after);
+  });
+
+  it('show gives the budget spent and left and the running totals today, this month, all time and per user (UTC days)', async () => {
+    // The CLI's engine runs on the system clock: only Date is faked, so 'today' is a known day.
+    const t0 = Date.UTC(2026, 10, 23, 12);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(t0);
+    const b = testEngine();
+    const analyst = createKey(b, 'analyst').user;
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', 'sk_some_key_1234');
+    const set = await run('upstream', 'set', '--url', 'https://example.org', '--profile', 'spec', '--budget', '1000', '--data-dir', b.dataDir);
+    expect(set.code, set.err).toBe(0);
+    const line = (id: string, atMs: number, items: number, who: Parameters<typeof bookSpend>[1]['who']) => expect(bookSpend(b.db, { id, atMs, items, request: '/social/tweets/1', who })).toBe(true);
+    line('last-month', Date.UTC(2026, 9, 31, 23, 59), 50, { via: 'api', apiUserId: analyst.id });
+    line('this-month', Date.UTC(2026, 10, 2), 30, { via: 'app' });
+    line('today-1', t0 + HOUR_MS, 20, { via: 'api', apiUserId: analyst.id });
+    line('today-2', t0 + 2 * HOUR_MS, 1, { via: 'api', apiUserId: analyst.id });
+    vi.setSystemTime(t0 + 3 * HOUR_MS);
+
+    const shown = await run('upstream', 'show', '--json', '--data-dir', b.dataDir);
+    expect(shown.code, shown.err).toBe(0);
+    const json = JSON.parse(shown.out);
+    expect(json).toMatchObject({
+      budget_items: 1000, budget_usd: 0.2, budget_since: '2026-11-23T12:00:00.000Z',
+      // only what was spent since the budget was set counts against it
+      budget_spent_items: 21, budget_spent_usd: 0.0042, budget_left_items: 979, budget_left_usd: 0.1958,
+      spend: {
+        today: { date_utc: '2026-11-23', items: 21, requests: 2, usd: 0.0042 },
+        month: { month_utc: '2026-11', items: 51, requests: 3, usd: 0.0102 },
+        all: { items: 101, requests: 4, usd: 0.0202 },
+      },
+    });
+    expect(json.spend.by_user).toEqual([
+      { api_user_id: analyst.id, name: 'analyst', via: 'api', items: 71, requests: 3, usd: 0.0142 },
+      { api_user_id: null, name: null, via: 'app', items: 30, requests: 1, usd: 0.006 },
+    ]);
+
+    const text = await run('upstream', 'show', '--data-dir', b.dataDir);
+    expect(text.out).toContain('1000 items = $0.20 at $0.0002 an item, counted since 2026-11-23T12:00:00.000Z');
+    expect(text.out).toContain('spent 21 items ($0.0042), left 979 items ($0.1958)');
+    expect(text.out).toContain('today 2026-11-23 (UTC): 21 items in 2 requests ($0.0042)');
+    expect(text.out).toContain('month 2026-11 (UTC): 51 items in 3 requests ($0.0102)');
+    expect(text.out).toContain('all time: 101 items in 4 requests ($0.0202)');
+    expect(text.out).toContain(`#${analyst.id} analyst via api: 71 items in 3 requests ($0.0142)`);
+  });
+
+  it('show --balance prints the upstream\'s own balance beside ours, and one line of why when it cannot', async () => {
+    const a = await upstreamSkein();
+    const b = testEngine();
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', a.key);
+    const cli = (...args: string[]) => run('upstream', ...args, '--data-dir', b.dataDir);
+    expect((await cli('set', '--url', a.server.url, '--profile', 'spec', '--budget', '5000')).code).toBe(0);
+
+    const text = await cli('show', '--balance');
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toMatch(/^Balance: +10\d{6} credits at the upstream; ours: 5000 items \(\$1\.00\) left of the budget$/m);
+    expect(text.out).toContain('status valid'); // the balance request checked the key, and show says so
+    const json = JSON.parse((await cli('show', '--json', '--balance')).out);
+    expect(json.upstream_balance).toEqual({ amount: expect.any(Number), unit: 'credits', error: null });
+    expect(json.upstream_balance.amount).toBeGreaterThanOrEqual(10_000_000);
+    expect(JSON.parse((await cli('show', '--json')).out)).not.toHaveProperty('upstream_balance'); // only when asked
+
+    // The real service's profile: its /user/balance is in dollars.
+    expect((await cli('set', '--profile', 'socialdata')).code).toBe(0);
+    const usd = await cli('show', '--balance');
+    expect(usd.out).toMatch(/^Balance: +\$20\d\d(\.\d+)? \(USD\) at the upstream; ours: 5000 items \(\$1\.00\) left/m);
+
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', '');
+    const noKey = await cli('show', '--balance');
+    expect(noKey.code, noKey.err).toBe(0);
+    expect(noKey.out).toMatch(/^Balance: +not available: No upstream API key/m);
+    const noKeyJson = JSON.parse((await cli('show', '--json', '--balance')).out);
+    expect(noKeyJson.upstream_balance).toMatchObject({ amount: null, unit: null, error: expect.stringContaining('No upstream API key') });
+
+    vi.stubEnv('SKEIN_UPSTREAM_KEY', a.key);
+    revokeKey(a.engine, a.key);
+    const refused = await cli('show', '--balance');
+    expect(refused.code).toBe(0);
+    expect(refused.out).toMatch(/^Balance: +not available: The upstream refused the API key \(HTTP 401\)/m);
+    expect(refused.out).not.toContain(a.key);
   });
 });
