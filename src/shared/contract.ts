@@ -361,6 +361,114 @@ export interface KeychainInfo {
 export type Capability = 'corpus' | 'reads' | 'search' | 'jobs' | 'keys' | 'credits' | 'webhooks' | 'import';
 
 // ---------------------------------------------------------------------------------------------
+// The upstream source (Settings > Sources): the real service or another Skein that reads are
+// fetched from and cached in the corpus. Its API key never crosses: only its masked form.
+export type UpstreamProfileName = 'socialdata' | 'spec';
+export type UpstreamModeName = 'offline' | 'cache-first' | 'refresh';
+export type FreshKindName = 'post' | 'page' | 'user' | 'article' | 'space';
+
+export interface UpstreamSourceConfig {
+  url: string;
+  profile: UpstreamProfileName;
+  mode: UpstreamModeName;
+  per_minute: number;
+  budget_items: number | null;
+  /** When the budget was last set: it counts the spending since. */
+  budget_set_ms: number | null;
+  price_per_item_usd: number;
+  /** How long a stored copy of each kind counts as fresh in 'cache-first' mode, in ms. */
+  fresh_ms: Record<FreshKindName, number>;
+  /** A job whose upstream estimate passes this many items asks first. */
+  confirm_over_items: number;
+  updated_ms: number;
+}
+
+export interface UpstreamSettingsArgs {
+  url: string;
+  profile: UpstreamProfileName;
+  mode?: UpstreamModeName;
+  per_minute?: number;
+  /** null: no budget. */
+  budget_items?: number | null;
+  /** Only the kinds given change. */
+  fresh_ms?: Partial<Record<FreshKindName, number>>;
+  confirm_over_items?: number;
+}
+
+export interface UpstreamKeyInfo {
+  present: boolean;
+  /** "sk_…abcd": the only form of the key that ever leaves the engine. */
+  masked: string | null;
+  /** Where the key in use comes from. */
+  source: 'keychain' | 'environment' | 'session' | 'none';
+  /** What the last use of the key taught: 'invalid' with the upstream's reason in `message`. */
+  status: 'unknown' | 'valid' | 'invalid';
+  message: string | null;
+  checked_ms: number | null;
+  /** Where a key typed in Settings goes: the OS keychain, this session's memory, or nowhere (this build cannot take one). */
+  store: 'keychain' | 'session' | 'none';
+  /** Why a typed key goes where `store` says, in words. */
+  store_message: string;
+  /** The environment variable that gives the key without typing it. */
+  env_var: string;
+}
+
+export interface UpstreamSpendFigure {
+  items: number;
+  requests: number;
+  /** items at the configured price per item. */
+  usd: number;
+}
+
+export interface UpstreamSpendRow extends UpstreamSpendFigure {
+  api_user_id: number | null;
+  /** The local API user's name, when the spend was for one. */
+  user_name: string | null;
+  /** What caused it: a local API user's read, the app's browsing, a job, the CLI. */
+  via: 'api' | 'app' | 'job' | 'cli';
+}
+
+export interface UpstreamBudget {
+  items: number;
+  usd: number;
+  spent_items: number;
+  spent_usd: number;
+  left_items: number;
+  left_usd: number;
+  set_ms: number | null;
+}
+
+export interface UpstreamState {
+  /** null: no upstream is set (everything is read from the local corpus). */
+  config: UpstreamSourceConfig | null;
+  key: UpstreamKeyInfo;
+  /** Running totals; days and months are UTC. */
+  spend: { today: UpstreamSpendFigure; month: UpstreamSpendFigure; all: UpstreamSpendFigure; by_user: UpstreamSpendRow[] };
+  budget: UpstreamBudget | null;
+  /** The price used for dollar figures (the configured one, or the real service's published price). */
+  price_per_item_usd: number;
+}
+
+/** A balance request to the upstream: its answer beside Skein's own figures, or why it failed. */
+export type UpstreamTestResult =
+  | {
+      ok: true;
+      /** What the upstream said, in its unit: USD (profile socialdata) or credits, one an item (profile spec). */
+      balance: { amount: number; unit: 'usd' | 'credits' };
+      /** The same balance in items and in dollars at the configured price. */
+      balance_items: number;
+      balance_usd: number;
+      state: UpstreamState;
+    }
+  | {
+      ok: false;
+      /** not_configured, unavailable, key_invalid, out_of_balance, rejected, bad_response. */
+      kind: string;
+      message: string;
+      state: UpstreamState;
+    };
+
+// ---------------------------------------------------------------------------------------------
 // The handler map. The app's reads of the local corpus are free and not rate limited; jobs it starts
 // belong to the built-in API user 'app' (id 1), which holds and is charged their credits.
 export interface Handlers {
@@ -405,6 +513,16 @@ export interface Handlers {
   'webhooks.deliveries': (args: { user_id?: number }) => Promise<WebhookDelivery[]>;
   'inbox.get': () => Promise<{ url: string | null; entries: InboxEntry[] }>;
 
+  /** The upstream source: its settings, the key's state (masked), and what was spent there. */
+  'upstream.get': () => Promise<UpstreamState>;
+  'upstream.set': (args: UpstreamSettingsArgs) => Promise<UpstreamState>;
+  /** Removes the source and deletes its key from the keychain (and this session). */
+  'upstream.remove': () => Promise<UpstreamState & { removed: boolean }>;
+  /** One balance request with the key in use; failures are a result, not an error. */
+  'upstream.test': () => Promise<UpstreamTestResult>;
+  /** The key typed in Settings: to the OS keychain when one answers, else kept for this session; null forgets it. */
+  'upstream.setKey': (args: { key: string | null }) => Promise<UpstreamState>;
+
   /** Imports files already on this machine (paths from the drop or the picker). */
   'data.import': (args: { paths: string[] }) => Promise<{ import_id: string }>;
 }
@@ -419,7 +537,7 @@ export const handlerNames = [
   'space.get', 'search.page', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
-  'data.import',
+  'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',
 ] as const satisfies readonly HandlerName[];
 
 // Compile-time check that the list above names every handler.

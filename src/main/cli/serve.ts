@@ -7,6 +7,7 @@ import { type Command, intOption, parseCommandArgs, printUsage, UsageError } fro
 import { isLoopbackHost } from '../http/plugins/host-check';
 import { keychainInfo, openKeychain } from '../platform/keychain';
 import { keychainKeySource, sessionKeySource, UPSTREAM_KEY_ENV } from '../engine/upstream/key-source';
+import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -43,6 +44,8 @@ export const serveCommand: Command = {
     const app = await buildHttpApp(engine, {
       rendererDir,
       keychain: () => keychain,
+      // A key typed in Settings > Sources goes to the keychain when one answers, else it is kept for this session.
+      upstreamKeyStore: keychainStatus.available ? upstreamKeyStoreOf(keychainStatus.keychain) : null,
       extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
     });
     await app.listen({ port, host });

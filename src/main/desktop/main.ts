@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { createEngine, type Engine } from '../engine/engine';
 import { createHandlers } from '../engine/handlers';
+import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
 import { EventHub } from '../engine/handlers/event-hub';
 import { startImport } from '../engine/handlers/imports';
 import { exportsDir } from '../engine/jobs/files';
@@ -71,7 +72,9 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
 
 
     const events = new EventHub();
-    const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl, keychain: () => keychainState });
+    // A key typed in Settings > Sources goes to the keychain when it answers, else it is kept for this session.
+    const upstreamKeyStore = keychain.available ? upstreamKeyStoreOf(keychain.keychain) : null;
+    const appHandlers = createHandlers(engine, { events, mode: 'desktop', apiUrl, keychain: () => keychainState, upstreamKeyStore });
     const imports = new Set<Promise<unknown>>();
     const unregister = registerIpc(engine, appHandlers, window, apiUrl);
     const stopNotifications = notifyJobEnds(events, window);

@@ -3,6 +3,7 @@ import type { Engine } from '../engine/engine';
 import type { KeychainInfo } from '../../shared/contract';
 import { createHandlers } from '../engine/handlers';
 import { EventHub } from '../engine/handlers/event-hub';
+import type { UpstreamKeyStore } from '../engine/handlers/upstream';
 import { registerRenderer } from './plugins/renderer';
 import { registerAppRpc } from './routes/app-rpc';
 
@@ -19,10 +20,10 @@ export function listenerUrl(app: FastifyInstance): string | null {
  * bytes, new at every start, so a token copied from an old page is worthless).
  */
 export async function registerAppPage(
-  app: FastifyInstance, engine: Engine, rendererDir: string, keychain?: () => KeychainInfo,
+  app: FastifyInstance, engine: Engine, rendererDir: string, keychain?: () => KeychainInfo, upstreamKeyStore: UpstreamKeyStore | null = null,
 ): Promise<void> {
   const token = engine.ids.randomHex(32);
-  const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app), keychain });
+  const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app), keychain, upstreamKeyStore });
   app.addHook('onClose', async () => appHandlers.close());
   await registerAppRpc(app, engine, { token, app: appHandlers });
   await registerRenderer(app, rendererDir, token);

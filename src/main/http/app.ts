@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine';
 import type { KeychainInfo } from '../../shared/contract';
+import type { UpstreamKeyStore } from '../engine/handlers/upstream';
 import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerAuth } from './plugins/auth';
@@ -28,6 +29,8 @@ export interface HttpAppOptions {
   metering?: boolean;
   /** The OS keychain's state, shown in the app's Settings (headless mode). */
   keychain?: () => KeychainInfo;
+  /** Where a key typed in Settings > Sources is kept (handlers/upstream.ts); absent: this session only. */
+  upstreamKeyStore?: UpstreamKeyStore | null;
   /** Where 5xx lines go (http/error-log.ts); stderr unless a test listens. */
   errorLog?: (line: string) => void;
 }
@@ -99,6 +102,6 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
   registerWebhookRoutes(app, engine);
   registerTwitterRoutes(app, engine);
 
-  if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir, options.keychain);
+  if (options.rendererDir) await registerAppPage(app, engine, options.rendererDir, options.keychain, options.upstreamKeyStore ?? null);
   return app;
 }

@@ -13,6 +13,7 @@ import { startImport } from './imports';
 import {
   createApiKey, deliveries, grantCredits, ledgerOf, listApiKeys, listUsers, revokeApiKey, setLimit, setWebhook,
 } from './settings';
+import { removeUpstream, setUpstream, setUpstreamKey, testUpstream, upstreamState, type UpstreamKeyStore } from './upstream';
 
 export interface HandlerDeps {
   events: EventHub;
@@ -22,6 +23,11 @@ export interface HandlerDeps {
   version?: string;
   /** The OS keychain's state as the shell found it at start (platform/keychain.ts). */
   keychain?: () => KeychainInfo;
+  /**
+   * Where a key typed in Settings > Sources is kept: the OS keychain's upstream account
+   * (upstreamKeyStoreOf), or null/absent where none answers: then it is kept for this session only.
+   */
+  upstreamKeyStore?: UpstreamKeyStore | null;
 }
 
 const KEYCHAIN_UNCHECKED: KeychainInfo = { available: false, message: 'The OS keychain was not opened in this process.' };
@@ -82,6 +88,11 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'webhooks.deliveries': async (args) => deliveries(engine, args),
     'inbox.get': async () => appInbox(engine, deps.apiUrl()),
     'data.import': async (args) => startImport(engine, deps.events, args, imports),
+    'upstream.get': () => upstreamState(engine, deps),
+    'upstream.set': (args) => setUpstream(engine, deps, args),
+    'upstream.remove': () => removeUpstream(engine, deps),
+    'upstream.test': () => testUpstream(engine, deps),
+    'upstream.setKey': (args) => setUpstreamKey(engine, deps, args),
   };
   return {
     handlers,

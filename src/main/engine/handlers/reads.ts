@@ -6,12 +6,20 @@ import { findUserByRef, parseUserRef } from '../reads/user-profile';
 import { toJson } from '../serialize';
 import type { PostRow } from '../serialize/rows';
 import { timelineTweet, userObject } from '../serialize/tweet';
+import { ensureArticle, ensurePost, ensureSpace, ensureUser, timelineVia } from '../upstream/fetch-reads';
+import { modeOf } from '../upstream/gateway';
+import type { Requester } from '../upstream/spend';
 import { idArg, oneOf, optionalTextArg, record, textArg } from './validate';
 import { jsonSafe } from './wire';
 
 // The app's reads of the analyst's own corpus are free and not rate limited (credits and the limit
 // meter API users: scripts). What bounds them is the size of one answer: a page of 20, a reply
-// tree's caps below, a detail.
+// tree's caps below, a detail. With an upstream set (Settings > Sources), timelines, details and
+// user lookups go through it as its mode says (upstream/fetch-reads.ts), booked as the app's spend;
+// offline they stay synchronous local reads, exactly as before.
+
+const APP: Requester = { via: 'app' };
+const viaUpstream = (engine: Engine) => modeOf(engine) !== 'offline';
 
 // A reply tree shows at most this many posts per level (a viral post can have 100,000 replies;
 // the full set is what a reply-collection job is for) and at most this many levels.
@@ -20,44 +28,65 @@ const MAX_LEVELS = 6;
 // SQLite binds at most 32,766 parameters; chunks of 500 ids keep each IN list small.
 const IN_CHUNK = 500;
 
-export function timelinePage(engine: Engine, raw: unknown): TimelinePage {
+export function timelinePage(engine: Engine, raw: unknown): TimelinePage | Promise<TimelinePage> {
   const args = record(raw);
   const userId = idArg(args, 'user_id');
   const kind = oneOf(args, 'kind', ['tweets', 'tweets-and-replies'] as const, 'tweets');
   const cursor = optionalTextArg(args, 'cursor', 1024);
-  const page = readTimeline(engine, kind, userId, cursor).value;
+  const local = () => readTimeline(engine, kind, userId, cursor);
+  if (!viaUpstream(engine)) return pageOf(local().value);
+  return timelineVia(engine, APP, kind, userId, cursor, local).then(({ result }) => pageOf(result.value));
+}
+
+function pageOf(page: { next_cursor: string; tweets: unknown[] }): TimelinePage {
   return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
 }
 
 /** "@name", "name" or a numeric id -> the user (the nested User shape of 2.2, ids as strings). */
-export function lookupUser(engine: Engine, raw: unknown): TweetUser {
+export function lookupUser(engine: Engine, raw: unknown): TweetUser | Promise<TweetUser> {
   const given = textArg(record(raw), 'user', 64).trim();
   // The same lookup as the API's profile (GET /twitter/user/...), but an author known only by id is
   // answered too: the app shows their posts under "unknown author".
-  const row = findUserByRef(engine.db, parseUserRef(given));
-  if (!row) throw fail.notFound(`User ${given} was not found.`);
-  return jsonSafe<TweetUser>(userObject(row, 'timeline'));
+  const find = () => {
+    const row = findUserByRef(engine.db, parseUserRef(given));
+    if (!row) throw fail.notFound(`User ${given} was not found.`);
+    return jsonSafe<TweetUser>(userObject(row, 'timeline'));
+  };
+  if (!viaUpstream(engine)) return find();
+  return ensureUser(engine, APP, given).then(find);
 }
 
-export function postDetail(engine: Engine, raw: unknown): PostDetail {
+export function postDetail(engine: Engine, raw: unknown): PostDetail | Promise<PostDetail> {
   const id = idArg(record(raw), 'id');
-  const { value } = readTweet(engine, id);
-  return { tweet: jsonSafe<Tweet>(value), raw_json: toJson(value) };
+  const read = (): PostDetail => {
+    const { value } = readTweet(engine, id);
+    return { tweet: jsonSafe<Tweet>(value), raw_json: toJson(value) };
+  };
+  if (!viaUpstream(engine)) return read();
+  return ensurePost(engine, APP, id).then(read);
 }
 
-export function articleDetail(engine: Engine, raw: unknown): ArticleDetail {
+export function articleDetail(engine: Engine, raw: unknown): ArticleDetail | Promise<ArticleDetail> {
   const id = idArg(record(raw), 'id');
-  const { value } = readArticle(engine, id);
-  const safe = jsonSafe<ArticleDetail['tweet'] & { article: ArticleDetail['article'] }>(value);
-  const { article, ...tweet } = safe;
-  return { tweet, article, raw_json: toJson(value) };
+  const read = (): ArticleDetail => {
+    const { value } = readArticle(engine, id);
+    const safe = jsonSafe<ArticleDetail['tweet'] & { article: ArticleDetail['article'] }>(value);
+    const { article, ...tweet } = safe;
+    return { tweet, article, raw_json: toJson(value) };
+  };
+  if (!viaUpstream(engine)) return read();
+  return ensureArticle(engine, APP, id).then(read);
 }
 
-export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail {
+export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail | Promise<SpaceDetail> {
   const args = record(raw);
   const id = textArg(args, 'id', 64).trim();
-  const { value } = readSpace(engine, id);
-  return { space: jsonSafe<SpaceDetail['space']>(value), raw_json: toJson(value) };
+  const read = (): SpaceDetail => {
+    const { value } = readSpace(engine, id);
+    return { space: jsonSafe<SpaceDetail['space']>(value), raw_json: toJson(value) };
+  };
+  if (!viaUpstream(engine)) return read();
+  return ensureSpace(engine, APP, id).then(read);
 }
 
 /**

@@ -36,6 +36,8 @@ export function explain(error: EngineError): { title: string; hint: string | nul
       return { title: 'Please check the input', hint: null };
     case 'unavailable':
       return { title: 'Not available yet', hint: 'This part of Skein is not in this build yet.' };
+    case 'upstream':
+      return { title: 'The upstream could not give the data', hint: 'Check Settings > Sources (the key, the URL, the budget), or set the mode to offline to read only your corpus.' };
     case 'unauthorized':
       return { title: 'Not signed in', hint: 'Reload the page to get a new session.' };
     default:

@@ -1,6 +1,7 @@
 import { PageHeader } from '../../components/Layout';
 import { useDocumentTitle } from '../../document-title';
 import { RemoteImagesSection } from './RemoteImagesSection';
+import { SourcesSection } from './SourcesSection';
 import { DataSection } from './DataSection';
 import { KeysSection } from './KeysSection';
 import { UsersSection } from './UsersSection';
@@ -10,7 +11,8 @@ export function SettingsView() {
   useDocumentTitle('Settings');
   return (
     <div className="view settings">
-      <PageHeader title="Settings" subtitle="Keys for your scripts, credits and limits, webhooks, and your data." />
+      <PageHeader title="Settings" subtitle="Where data comes from, keys for your scripts, credits and limits, webhooks, and your data." />
+      <SourcesSection />
       <KeysSection />
       <UsersSection />
       <WebhookSection />
