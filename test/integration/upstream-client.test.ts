@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/main/engine/clock';
+import { parseJsonExact } from '../../src/main/engine/corpus/write/json';
 import { revokeKey } from '../../src/main/engine/keys';
 import {
   BACKOFF_BASE_MS, envKeySource, getUpstreamConfig, MAX_ATTEMPTS, setUpstreamConfig, UpstreamError, UpstreamLimiter,
@@ -58,13 +59,13 @@ describe('upstream client against a second Skein', () => {
       const got = await client.get(viaClient);
       const res = await a.server.request(direct, { key: a.key });
       expect(res.status).toBe(200);
-      expect(got).toEqual(res.json());
+      expect(got).toEqual(parseJsonExact(res.text)); // ids of 16+ digits exact, as strings
     }
     // the next page through the cursor the first page gave
     const first = (await client.get(client.paths.userTweets(AUTHOR_ID))) as { next_cursor: string; tweets: unknown[] };
     expect(first.next_cursor).toBeTruthy();
     const second = await client.get(client.paths.userTweets(AUTHOR_ID, first.next_cursor));
-    expect(second).toEqual((await a.server.request(`${prefix}/user/${AUTHOR_ID}/tweets?cursor=${encodeURIComponent(first.next_cursor)}`, { key: a.key })).json());
+    expect(second).toEqual(parseJsonExact((await a.server.request(`${prefix}/user/${AUTHOR_ID}/tweets?cursor=${encodeURIComponent(first.next_cursor)}`, { key: a.key })).text));
     expect(b.sleeps).toEqual([]);
     expect(getUpstreamConfig(b.engine.db)!.keyStatus).toBe('valid');
   });
@@ -84,7 +85,7 @@ describe('upstream client against a second Skein', () => {
     a.engine.db.prepare('UPDATE api_users SET per_minute_limit = 3 WHERE id = ?').run(a.userId);
     const b = ours(a.server.url, 'spec', a.key, { clocks: [a.engine.clock] });
     const client = b.client();
-    const direct = (await a.server.request(`/social/tweets/${DETAIL_ID}`, { key: a.key })).json();
+    const direct = parseJsonExact((await a.server.request(`/social/tweets/${DETAIL_ID}`, { key: a.key })).text);
     // A's window of 3 holds the direct request; two more fill it and the next is refused with a 429.
     for (let i = 0; i < 4; i++) expect(await client.get(client.paths.tweet(DETAIL_ID))).toEqual(direct);
     // That 429's retry-after-ms said: until the first request leaves the window, a full minute.

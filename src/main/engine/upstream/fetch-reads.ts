@@ -1,6 +1,6 @@
 import { upsertArticleDetails, upsertSpace, upsertTweet, upsertUser } from '../corpus/write';
 import { isRecord } from '../corpus/write/json';
-import { fail } from '../errors';
+import { fail, SkeinError } from '../errors';
 import { findPost } from '../reads/details';
 import { parseNumericId, parseSpaceId } from '../reads/params';
 import type { ReadResult } from '../reads/result';
@@ -46,23 +46,42 @@ async function ensureOne(
 
 const retrieved = (engine: GatewayEngine, sql: string, key: unknown) => engine.db.prepare(sql).pluck().get(key) as number | undefined;
 
+/**
+ * The copy the upstream just gave is as fresh as its fetch. The corpus keeps a record's retrieval
+ * time when a newer copy changes nothing (so importing a file again finds it unchanged), but
+ * freshness counts from when the upstream last gave it: without this, an unchanged post past its
+ * window (a day) was fetched again, and paid for, on every read after.
+ */
+function confirmed(engine: GatewayEngine, table: 'posts' | 'articles' | 'spaces' | 'social_users', column: 'id' | 'post_id', key: unknown, nowMs: number): void {
+  engine.db.prepare(`UPDATE ${table} SET retrieved_at_ms = ? WHERE ${column} = ? AND retrieved_at_ms < ?`).run(nowMs, key, nowMs);
+}
+
 /** Tweet details: the post stored, fresh, before the local read answers. */
 export function ensurePost(engine: GatewayEngine, who: Requester, idRaw: unknown, parameter = 'id'): Promise<Served> {
   const id = parseNumericId(parameter, idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM posts WHERE id = ?', id);
-  return ensureOne(engine, who, 'post', at, () => clientOf(engine).paths.tweet(String(id)), (body, now) => void upsertTweet(engine.db, body, { retrievedAtMs: now }));
+  return ensureOne(engine, who, 'post', at, () => clientOf(engine).paths.tweet(String(id)), (body, now) => {
+    upsertTweet(engine.db, body, { retrievedAtMs: now });
+    confirmed(engine, 'posts', 'id', id, now);
+  });
 }
 
 export function ensureArticle(engine: GatewayEngine, who: Requester, idRaw: unknown): Promise<Served> {
   const id = parseNumericId('article_id', idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM articles WHERE post_id = ?', id);
-  return ensureOne(engine, who, 'article', at, () => clientOf(engine).paths.article(String(id)), (body, now) => void upsertArticleDetails(engine.db, body, { retrievedAtMs: now }));
+  return ensureOne(engine, who, 'article', at, () => clientOf(engine).paths.article(String(id)), (body, now) => {
+    upsertArticleDetails(engine.db, body, { retrievedAtMs: now });
+    confirmed(engine, 'articles', 'post_id', id, now);
+  });
 }
 
 export function ensureSpace(engine: GatewayEngine, who: Requester, idRaw: unknown): Promise<Served> {
   const id = parseSpaceId('id', idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM spaces WHERE id = ?', id);
-  return ensureOne(engine, who, 'space', at, () => clientOf(engine).paths.space(id), (body, now) => void upsertSpace(engine.db, body, { retrievedAtMs: now }));
+  return ensureOne(engine, who, 'space', at, () => clientOf(engine).paths.space(id), (body, now) => {
+    upsertSpace(engine.db, body, { retrievedAtMs: now });
+    confirmed(engine, 'spaces', 'id', id, now);
+  });
 }
 
 /** A user's profile (by id or screen name); an incomplete (id-only) user counts as not stored. */
@@ -72,7 +91,12 @@ export function ensureUser(engine: GatewayEngine, who: Requester, raw: unknown):
     ref.id !== undefined
       ? retrieved(engine, 'SELECT retrieved_at_ms FROM social_users WHERE id = ? AND incomplete = 0', ref.id)
       : retrieved(engine, 'SELECT max(retrieved_at_ms) FROM social_users WHERE screen_name_lower = ? AND incomplete = 0', ref.screenName);
-  return ensureOne(engine, who, 'user', at ?? undefined, () => clientOf(engine).paths.user(String(raw).replace(/^@/, '')), (body, now) => void upsertUser(engine.db, body, { retrievedAtMs: now }));
+  return ensureOne(engine, who, 'user', at ?? undefined, () => clientOf(engine).paths.user(String(raw).replace(/^@/, '')), (body, now) => {
+    upsertUser(engine.db, body, { retrievedAtMs: now });
+    // upsertUser accepted it, so it names its id (as a string: the client parses ids exactly)
+    const user = body as { id_str?: unknown; id?: unknown };
+    confirmed(engine, 'social_users', 'id', BigInt(String(user.id_str ?? user.id)), now);
+  });
 }
 
 export interface PageRead {
@@ -83,8 +107,8 @@ export interface PageRead {
 /**
  * One page of a timeline or a search through the upstream. `request(cursor)` is the upstream path
  * of a page; `local()` the local read, used when the client's cursor is a local one (issued while
- * offline) and when the upstream fails with nothing stored. A page cursor must follow a page of
- * this very timeline or search (`firstRequest`'s path and query, bar the cursor).
+ * offline) and when the upstream fails with no page stored but the corpus holds some of it. A page
+ * cursor must follow a page of this very timeline or search (`firstRequest`'s path and query, bar the cursor).
  */
 async function pageVia(
   engine: GatewayEngine,
@@ -117,9 +141,25 @@ async function pageVia(
   } catch (err) {
     if (err instanceof UpstreamError) {
       if (stored) return { result: serve(engine, stored), served: 'stale' };
-      if (cursorRaw === undefined && err.kind !== 'rejected') return { result: local(), served: 'stale' };
+      const held = cursorRaw === undefined && err.kind !== 'rejected' ? heldLocally(local) : undefined;
+      if (held) return { result: held, served: 'stale' };
     }
     throw asClientError(err);
+  }
+}
+
+/**
+ * The local read when the corpus holds something of it (imported, or fetched by other reads).
+ * Without it a failing upstream would be hidden behind a local miss: "User 987654321 was not
+ * found" (404) or an empty search page (200) for what the upstream holds and could not give.
+ */
+function heldLocally(local: () => ReadResult<{ next_cursor: string; tweets: JsonObject[] }>): ReadResult<{ next_cursor: string; tweets: JsonObject[] }> | undefined {
+  try {
+    const result = local();
+    return result.value.tweets.length > 0 ? result : undefined;
+  } catch (err) {
+    if (err instanceof SkeinError && err.code === 'not_found') return undefined;
+    throw err;
   }
 }
 

@@ -4,7 +4,8 @@ import { toJson } from '../../engine/serialize/json';
 import type { JsonReadResult, ReadResult } from '../../engine/reads/result';
 import { chargeRequestGrouped } from '../plugins/metering';
 import type { Engine } from '../../engine/engine';
-import { modeOf, type Served } from '../../engine/upstream/gateway';
+import { currentConfig, modeOf, type Served } from '../../engine/upstream/gateway';
+import { isPageCursor } from '../../engine/upstream/pages';
 import type { PageRead } from '../../engine/upstream/fetch-reads';
 import type { Requester } from '../../engine/upstream/spend';
 
@@ -73,7 +74,10 @@ export function sendReadVia(
   });
 }
 
-/** A page read through the upstream (timelines, search); offline, the local read alone. */
+/**
+ * A page read through the upstream (timelines, search); offline, the local read alone, except for
+ * an upstream page's cursor while an upstream is set: its next page is served if it is stored.
+ */
 export function sendPageVia(
   engine: Engine,
   request: FastifyRequest,
@@ -81,7 +85,8 @@ export function sendPageVia(
   via: (who: Requester) => Promise<PageRead>,
   local: () => ReadResult<unknown>,
 ): Promise<string> | string {
-  if (modeOf(engine) === 'offline') return sendRead(request, reply, local());
+  const pageCursor = isPageCursor((request.query as { cursor?: unknown } | undefined)?.cursor);
+  if (modeOf(engine) === 'offline' && (!pageCursor || currentConfig(engine) === null)) return sendRead(request, reply, local());
   return via(requesterOf(request)).then(({ result, served }) => {
     void reply.header('x-skein-source', served);
     return sendRead(request, reply, result);
