@@ -210,7 +210,11 @@ export interface SearchJobParams {
   output_format?: OutputFormat;
 }
 
-export type JobParams = RepliesJobParams | SearchJobParams;
+/**
+ * The app's job parameters; `confirm_upstream` says the analyst agreed to a walk through the
+ * upstream over the confirmation threshold (CreditEstimate.upstream.confirm).
+ */
+export type JobParams = (RepliesJobParams | SearchJobParams) & { confirm_upstream?: boolean };
 
 export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
 
@@ -241,6 +245,17 @@ export interface CreditEstimate {
   enough: boolean;
   /** How the hold was computed, in words. */
   basis: string;
+  /** With an upstream (mode not offline): what the job may fetch from it, and whether to ask first. */
+  upstream?: {
+    /** The most items the walk may fetch: max_count, or the post's reply_count. */
+    items: number;
+    usd: number;
+    /** Over the confirmation threshold: the job starts only with confirm_upstream. */
+    confirm: boolean;
+    threshold: number;
+    /** What the budget still allows, or null without one. */
+    budget_left: number | null;
+  };
 }
 
 export interface ExportFile {

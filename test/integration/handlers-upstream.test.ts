@@ -211,3 +211,33 @@ describe('handlers: the upstream source in Settings', () => {
     }
   });
 });
+
+describe('handlers: a job from the app through the upstream', () => {
+  it('shows what the job may fetch, and over the threshold starts it only once confirmed', async () => {
+    const a = await upstreamSkein();
+    const { engine, app, h } = appOf();
+    await h['upstream.set']({ url: a.server.url, profile: 'spec', confirm_over_items: 100, budget_items: 1_000 });
+    await h['upstream.setKey']({ key: a.key });
+    const small = await h['jobs.estimate']({ kind: 'search', query: 'mentions', max_count: 50 });
+    expect(small.upstream).toEqual({ items: 50, usd: 50 * DEFAULT_PRICE_PER_ITEM_USD, confirm: false, threshold: 100, budget_left: 1_000 });
+    const big = { kind: 'search' as const, query: 'mentions', max_count: 500 };
+    expect((await h['jobs.estimate'](big)).upstream).toMatchObject({ items: 500, confirm: true });
+    const refused = await dispatch(app.handlers, 'jobs.create', big);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(JSON.stringify(refused)).toContain("'confirm_upstream': this job may fetch up to 500 items ($0.10) from the upstream");
+    expect(engine.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(0);
+    const { job_id } = await h['jobs.create']({ ...big, confirm_upstream: true });
+    expect(engine.db.prepare('SELECT request FROM job_upstream WHERE job_id = ?').pluck().get(job_id)).toBe('/social/search?query=mentions&type=Latest');
+  });
+
+  it('a reply job on a post the app has not stored fetches the post first', async () => {
+    const a = await upstreamSkein();
+    const { engine, h } = appOf();
+    await h['upstream.set']({ url: a.server.url, profile: 'spec' });
+    await h['upstream.setKey']({ key: a.key });
+    expect(engine.db.prepare('SELECT count(*) FROM posts WHERE id = ?').pluck().get(BigInt(DETAIL_ID))).toBe(0);
+    const estimate = await h['jobs.estimate']({ kind: 'replies', tweet_id: DETAIL_ID });
+    expect(estimate.hold).toBeGreaterThanOrEqual(0);
+    expect(engine.db.prepare('SELECT count(*) FROM posts WHERE id = ?').pluck().get(BigInt(DETAIL_ID))).toBe(1);
+  });
+});

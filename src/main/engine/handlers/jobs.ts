@@ -6,6 +6,9 @@ import { datafileUrl, jobNote } from '../jobs/status-body';
 import { listenerBaseUrl } from '../jobs/base-url';
 import { balanceOf } from '../ledger';
 import { APP_USER_ID } from './app-user';
+import { ensurePost } from '../upstream/fetch-reads';
+import { currentConfig, modeOf } from '../upstream/gateway';
+import { spentOfBudget } from '../upstream/spend';
 import { intArg, oneOf, record } from './validate';
 
 // The job list shows the newest jobs of every user on this machine (the app's and scripts'):
@@ -15,15 +18,39 @@ const JOB_ROWS = 500;
 function parse(engine: Engine, raw: unknown) {
   const args = record(raw);
   const kind = oneOf(args, 'kind', ['replies', 'search'] as const);
-  const { kind: _k, tweet_id, ...rest } = args;
+  const { kind: _k, tweet_id, confirm_upstream: _c, ...rest } = args;
   const params = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null && v !== '')) as RawParams;
   if (kind === 'replies') return { kind, parsed: parseRepliesJob(engine.db, tweet_id, params) };
   if (tweet_id !== undefined) throw fail.invalid('tweet_id', 'a search job takes a query, not a post id.');
   return { kind, parsed: parseSearchJob(params) };
 }
 
+/**
+ * Through an upstream, a reply job's post may not be stored yet: fetch it first (its reply_count
+ * sets the hold), booked as the app's spend.
+ */
+async function ensureJobPost(engine: Engine, raw: unknown): Promise<void> {
+  const args = record(raw);
+  if (args.kind === 'replies' && modeOf(engine) !== 'offline') await ensurePost(engine, { via: 'app' }, args.tweet_id, 'tweet_id');
+}
+
+/** What the job may fetch from the upstream, and whether the analyst must confirm it first. */
+function upstreamEstimate(engine: Engine, kind: 'replies' | 'search', parsed: { params: unknown; maxRows: number }): CreditEstimate['upstream'] {
+  const config = currentConfig(engine);
+  if (!config || config.mode === 'offline') return undefined;
+  const items = kind === 'search' ? (parsed.params as { max_count: number }).max_count : parsed.maxRows;
+  return {
+    items,
+    usd: items * config.pricePerItemUsd,
+    confirm: items > config.confirmOverItems,
+    threshold: config.confirmOverItems,
+    budget_left: config.budgetItems === null ? null : Math.max(0, config.budgetItems - spentOfBudget(engine.db, config)),
+  };
+}
+
 /** What starting this job would hold (section 7's rules), before anything is created. */
-export function estimateJob(engine: Engine, raw: unknown): CreditEstimate {
+export async function estimateJob(engine: Engine, raw: unknown): Promise<CreditEstimate> {
+  await ensureJobPost(engine, raw);
   const { kind, parsed } = parse(engine, raw);
   const { available } = balanceOf(engine.db, APP_USER_ID);
   const given = (parsed.params as { max_count?: number }).max_count !== undefined && (record(raw).max_count ?? '') !== '';
@@ -32,7 +59,8 @@ export function estimateJob(engine: Engine, raw: unknown): CreditEstimate {
       ? given ? 'max_count' : 'the default max_count of 20'
       : given ? 'max_count' : "the post's reply_count, or the replies of levels 1 and 2 in the corpus if more";
   // Starting a job in the app costs nothing besides the hold: the hold is its largest price.
-  return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows, basis };
+  const upstream = upstreamEstimate(engine, kind, parsed);
+  return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows, basis, ...(upstream ? { upstream } : {}) };
 }
 
 /**
@@ -40,8 +68,16 @@ export function estimateJob(engine: Engine, raw: unknown): CreditEstimate {
  * but the job holds its largest cost from the user 'app' (402 when it cannot) and is charged per
  * row as it collects, exactly as a script's job (spec 7).
  */
-export function createAppJob(engine: Engine, raw: unknown): { job_id: number } {
+export async function createAppJob(engine: Engine, raw: unknown): Promise<{ job_id: number }> {
+  await ensureJobPost(engine, raw);
   const { kind, parsed } = parse(engine, raw);
+  const upstream = upstreamEstimate(engine, kind, parsed);
+  if (upstream?.confirm && record(raw).confirm_upstream !== true) {
+    throw fail.invalid(
+      'confirm_upstream',
+      `this job may fetch up to ${upstream.items} items ($${upstream.usd.toFixed(2)}) from the upstream, more than the ${upstream.threshold} items over which Skein asks first; confirm it to start.`,
+    );
+  }
   return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never) };
 }
 
@@ -113,13 +149,14 @@ function retryArgs(engine: Engine, raw: unknown): JobParams {
 }
 
 /** What retrying would hold, so the app shows it before the new job starts, as for a new job. */
-export function estimateRetry(engine: Engine, raw: unknown): CreditEstimate {
+export function estimateRetry(engine: Engine, raw: unknown): Promise<CreditEstimate> {
   return estimateJob(engine, retryArgs(engine, raw));
 }
 
 /** Retry = a new job with the same parameters, for the app's user (a finished job's file stays). */
-export function retryAppJob(engine: Engine, raw: unknown): { job_id: number } {
-  return createAppJob(engine, retryArgs(engine, raw));
+export function retryAppJob(engine: Engine, raw: unknown): Promise<{ job_id: number }> {
+  // The Retry button asks first, showing retryEstimate (upstream items included): that is the confirmation.
+  return createAppJob(engine, { ...retryArgs(engine, raw), confirm_upstream: true });
 }
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -55,12 +55,16 @@ export function JobForm() {
           output_format: format,
         };
   const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0, staleTime: 0 });
+  // Over the threshold set in Settings > Sources, a walk through the upstream starts only once confirmed.
+  const [confirmed, setConfirmed] = useState(false);
+  const upstream = estimate.data?.upstream;
+  const mustConfirm = upstream?.confirm === true && !confirmed;
   const create = useSkeinMutation('jobs.create', ['jobs.list', 'credits.ledger', 'users.list']);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (problems.length) return;
-    create.mutate(params, { onSuccess: (r) => toast(`Job ${r.job_id} started.`, 'ok') });
+    create.mutate({ ...params, ...(upstream?.confirm ? { confirm_upstream: confirmed } : {}) }, { onSuccess: (r) => toast(`Job ${r.job_id} started.`, 'ok') });
   };
 
   return (
@@ -121,8 +125,20 @@ export function JobForm() {
           ) : (
             <span className="muted">Working out the credit hold…</span>
           )}
+          {upstream && !problems.length ? (
+            <span className="muted" data-testid="upstream-estimate">
+              {' '}Fetches up to <strong>{fmtInt(upstream.items)}</strong> items from the upstream (${upstream.usd.toFixed(2)})
+              {upstream.budget_left === null ? '' : `; the budget allows ${fmtInt(upstream.budget_left)} more`}.
+            </span>
+          ) : null}
+          {upstream?.confirm && !problems.length ? (
+            <label className="check">
+              <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> Fetch up to {fmtInt(upstream.items)} items
+              from the upstream (over the {fmtInt(upstream.threshold)} items over which Skein asks first)
+            </label>
+          ) : null}
         </div>
-        <button type="submit" disabled={problems.length > 0 || create.isPending || estimate.data?.enough === false}>
+        <button type="submit" disabled={problems.length > 0 || create.isPending || estimate.data?.enough === false || mustConfirm}>
           {create.isPending ? 'Starting…' : 'Start job'}
         </button>
       </div>
