@@ -2,6 +2,10 @@ import type { Engine } from '../../src/main/engine/engine';
 import { createKey } from '../../src/main/engine/keys';
 import { fund } from '../fixtures/api-corpus';
 import { parseCsv } from '../fixtures/data-files';
+import { testRunner } from '../fixtures/job-runner';
+import { writeConversation } from '../fixtures/jobs-corpus';
+import { testEngine } from './engine';
+import { startServer } from './http';
 
 // Jobs through an upstream, driven over real HTTP: start a job, wait for its end, read its file.
 
@@ -61,4 +65,19 @@ export function chargedBy(engine: Engine, userId: number): { all: number; idem: 
     )
     .get(userId) as { all_: number; idem: number; lines: number };
   return { all: row.all_, idem: row.idem, idemLines: row.lines };
+}
+
+/**
+ * Skein A, the upstream: a conversation of `replies` direct replies (`withChildren` of them with
+ * replies of their own), served on loopback with its job runner, a funded key for Skein B and one
+ * for the reference jobs run on A itself.
+ */
+export async function upstreamConversation(replies: number, withChildren: number) {
+  const a = testEngine();
+  writeConversation(a.db, replies, withChildren);
+  const aServer = await startServer(a);
+  const aKey = fundedKey(a, 'skein-b');
+  const aLocal = fundedKey(a, 'reference');
+  testRunner(a);
+  return { a, aServer, aKey, aLocal };
 }

@@ -4,12 +4,11 @@ import { tempDir } from '../helpers/temp';
 import { revokeKey } from '../../src/main/engine/keys';
 import { balanceOf, charge } from '../../src/main/engine/ledger';
 import { envKeySource, getUpstreamConfig, setUpstreamConfig } from '../../src/main/engine/upstream';
-import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { switchProxy } from '../helpers/switch-proxy';
 import { testRunner } from '../fixtures/job-runner';
-import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
-import { csvRows, fundedKey, jobEnd, jobStatus, startJob } from '../helpers/upstream-jobs';
+import { ROOT_ID } from '../fixtures/jobs-corpus';
+import { csvRows, fundedKey, jobEnd, jobStatus, startJob, upstreamConversation } from '../helpers/upstream-jobs';
 
 // A job walking an upstream that fails under it: an outage (500s) pauses it and it resumes where it
 // stopped; 429s are waited out; a revoked key and an empty balance end it with the reason.
@@ -17,12 +16,7 @@ import { csvRows, fundedKey, jobEnd, jobStatus, startJob } from '../helpers/upst
 const REPLIES = 600;
 
 async function setup() {
-  const a = testEngine();
-  writeConversation(a.db, REPLIES, 10);
-  const aServer = await startServer(a);
-  const aKey = fundedKey(a, 'skein-b');
-  const aLocal = fundedKey(a, 'reference');
-  testRunner(a);
+  const { a, aServer, aKey, aLocal } = await upstreamConversation(REPLIES, 10);
   const proxy = await switchProxy(aServer.url);
   // B on the system clock: its worker threads run on it, and a paused job's retry time must come
   // round in the runner's eyes too.

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/engine/engine';
 import { setUpstreamConfig } from '../../src/main/engine/upstream';
-import { testEngine } from '../helpers/engine';
-import { startServer } from '../helpers/http';
 import { startSkein, type SkeinProcess } from '../helpers/skein-process';
 import { tempDir } from '../helpers/temp';
-import { testRunner } from '../fixtures/job-runner';
-import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
-import { chargedBy, csvRows, fundedKey, jobEnd, jobStatus, startJob } from '../helpers/upstream-jobs';
+import { ROOT_ID } from '../fixtures/jobs-corpus';
+import { chargedBy, csvRows, fundedKey, jobEnd, jobStatus, startJob, upstreamConversation } from '../helpers/upstream-jobs';
 
 // kill -9 of Skein B ten times while its search job walks upstream A: one complete file, no
 // duplicate, and A charged each page once (B sends each page with an Idempotency-Key, so a page
@@ -18,12 +15,7 @@ const KILLS = 10;
 
 describe('a job through an upstream survives kill -9 of the downstream Skein', () => {
   it('ten kills during the walk: one complete file, no duplicates, each page paid once', { timeout: 600_000 }, async () => {
-    const a = testEngine();
-    writeConversation(a.db, REPLIES, 50);
-    const aServer = await startServer(a);
-    const aKey = fundedKey(a, 'skein-b');
-    const aLocal = fundedKey(a, 'reference');
-    testRunner(a);
+    const { a, aServer, aKey, aLocal } = await upstreamConversation(REPLIES, 50);
     const body = { query: `conversation_id:${ROOT_ID}`, max_count: REPLIES + 200, output_format: 'csv' };
     const reference = await jobEnd(aServer.url, aLocal.key, await startJob(aServer.url, aLocal.key, '/social/search/asyncJob', body));
 

@@ -3,8 +3,8 @@ import { envKeySource, setUpstreamConfig } from '../../src/main/engine/upstream'
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { testRunner } from '../fixtures/job-runner';
-import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
-import { chargedBy, csvRows, fundedKey, jobEnd, startJob } from '../helpers/upstream-jobs';
+import { ROOT_ID } from '../fixtures/jobs-corpus';
+import { chargedBy, csvRows, fundedKey, jobEnd, startJob, upstreamConversation } from '../helpers/upstream-jobs';
 
 // Jobs through an upstream (issue 14): Skein B, with A as its upstream, pages A's synchronous
 // search into its own corpus, then writes the file from there. The same job run on A itself is
@@ -13,12 +13,7 @@ import { chargedBy, csvRows, fundedKey, jobEnd, startJob } from '../helpers/upst
 const REPLIES = 5_000;
 
 async function pair(profile: 'spec' | 'socialdata') {
-  const a = testEngine();
-  writeConversation(a.db, REPLIES, 50);
-  const aServer = await startServer(a);
-  const aKey = fundedKey(a, 'skein-b');
-  const aLocal = fundedKey(a, 'reference');
-  testRunner(a);
+  const { a, aServer, aKey, aLocal } = await upstreamConversation(REPLIES, 50);
   const b = testEngine({ upstreamKeys: envKeySource({ SKEIN_UPSTREAM_KEY: aKey.key }) });
   setUpstreamConfig(b.db, { url: aServer.url, profile, perMinute: 100_000 }, b.clock.nowMs());
   const bServer = await startServer(b);
