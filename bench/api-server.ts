@@ -2,7 +2,8 @@
 // event loop: `skein <dataDir>` (the whole app: host check, auth, metering, SQLite, JSON),
 // `skein-unmetered <dataDir>` (the same without metering) or
 // `bare <bodyFile>` (node:http answering one fixed body). Prints "PORT <n>" once listening.
-// Ends on SIGTERM or when stdin closes.
+// Ends on SIGTERM or when stdin closes. The upstream bench runs Skein A here too, with
+// SKEIN_UPSTREAM_KEY in B's environment (createEngine's default key source).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createEngine } from '../src/main/engine/engine';
@@ -14,12 +15,18 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => process.exit(0));
   // "cpu" on stdin: answers "CPU <us>" with this process's CPU time so far (user + system), so the
   // bench can report CPU per request, which a busy machine does not distort the way it does req/s.
+  // "reqs" on stdin: answers "REQS <n>", the HTTP requests this process has received, counted by
+  // node:http before any routing, so the upstream bench can prove that A saw none while B served
+  // from its cache.
+  let requests = 0;
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('data', (d: Buffer) => {
-    if (d.toString().includes('cpu')) {
+    const text = d.toString();
+    if (text.includes('cpu')) {
       const u = process.cpuUsage();
       console.log(`CPU ${u.user + u.system}`);
     }
+    if (text.includes('reqs')) console.log(`REQS ${requests}`);
   });
   if (mode === 'bare') {
     const body = readFileSync(arg!);
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
   const engine = createEngine({ dataDir: arg! });
   // `skein-unmetered`: the same app without the limiter and the ledger, to show their share.
   const app = await buildHttpApp(engine, { metering: mode !== 'skein-unmetered' });
+  app.server.on('request', () => requests++);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const a = app.server.address();
   console.log(`PORT ${typeof a === 'object' && a ? a.port : 0}`);

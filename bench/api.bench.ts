@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type Bench, median, percentile, sideBySide, throughput } from './lib';
+import { get, load, metered, perRequest, startServer } from './loopback';
 import { seedCorpus, type Scale } from '../src/main/engine/corpus/seed';
 import { createEngine, type Engine } from '../src/main/engine/engine';
 import { createKey } from '../src/main/engine/keys';
@@ -13,97 +13,6 @@ import { readTimeline } from '../src/main/engine/reads';
 // (bench/api-server.ts) and this process is the client: keep-alive connections, a fixed number of
 // requests in flight. Targets: post details at least half the requests/s of a bare node:http
 // server answering a body of the same size; timeline pages p99 under 5 ms on the large corpus.
-
-interface Server {
-  port: number;
-  child: ChildProcess;
-  /** The server process's CPU time so far (user + system), in microseconds. */
-  cpuMicros(): Promise<number>;
-  stop(): Promise<void>;
-}
-
-async function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'api-server.ts'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  let exitCode: number | null | undefined;
-  const pending = new Set<(err: Error) => void>();
-  child.once('exit', (code) => {
-    exitCode = code;
-    for (const reject of pending) reject(new Error(`bench server exited with ${code}`));
-  });
-  const waitFor = (re: RegExp) =>
-    new Promise<number>((resolve, reject) => {
-      if (exitCode !== undefined) return reject(new Error(`bench server exited with ${exitCode}`));
-      const check = () => {
-        const m = re.exec(out);
-        if (!m) return;
-        out = out.slice(m.index + m[0].length);
-        child.stdout!.off('data', check);
-        pending.delete(reject);
-        resolve(Number(m[1]));
-      };
-      pending.add(reject);
-      child.stdout!.on('data', check);
-      check();
-    });
-  const port = await waitFor(/PORT (\d+)/);
-  return {
-    port,
-    child,
-    cpuMicros() {
-      const answer = waitFor(/CPU (\d+)/);
-      child.stdin!.write('cpu\n');
-      return answer;
-    },
-    stop: () => new Promise((resolve) => {
-      if (exitCode !== undefined) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
-}
-
-/** Runs `fn` and adds the server's CPU time and the requests it served to `acc`. */
-async function metered(server: Server, acc: { cpu: number; requests: number }, requests: number, fn: () => Promise<number>): Promise<number> {
-  const before = await server.cpuMicros();
-  const value = await fn();
-  acc.cpu += (await server.cpuMicros()) - before;
-  acc.requests += requests;
-  return value;
-}
-
-const perRequest = (acc: { cpu: number; requests: number }) => acc.cpu / acc.requests;
-
-function get(agent: Agent, port: number, path: string, key: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** `total` requests with `concurrency` in flight; returns how many succeeded (status 200). */
-async function load(port: number, path: string, key: string, total: number, concurrency: number): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  let next = 0;
-  let ok = 0;
-  const worker = async () => {
-    while (next < total) {
-      next++;
-      if ((await get(agent, port, path, key)).status === 200) ok++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  agent.destroy();
-  if (ok !== total) throw new Error(`${total - ok} of ${total} requests failed`);
-  return ok;
-}
 
 interface Prepared {
   dataDir: string;
