@@ -1,14 +1,16 @@
 import { upsertArticleDetails, upsertSpace, upsertTweet, upsertUser } from '../corpus/write';
 import { isRecord } from '../corpus/write/json';
 import { fail, SkeinError } from '../errors';
-import { findPost } from '../reads/details';
+import { prep } from '../ledger/prep';
+import { postRowOf, POST_SELECT } from '../reads/post-select';
+import type { PostRow } from '../serialize/rows';
 import { parseNumericId, parseSpaceId } from '../reads/params';
 import type { ReadResult } from '../reads/result';
 import { parseUserRef } from '../reads/user-profile';
 import { tweetObject, type JsonObject } from '../serialize/tweet';
 import type { FreshKind } from './config';
 import { UpstreamError } from './errors';
-import { asClientError, clientOf, fetchBilled, isFresh, modeOf, type GatewayEngine, type Served } from './gateway';
+import { asClientError, fetchBilled, isFresh, modeOf, pathsOf, type GatewayEngine, type Served } from './gateway';
 import { isPageCursor, pageByRequest, pageOfCursor, sealPageCursor, storePage, type UpstreamPage } from './pages';
 import type { Requester } from './spend';
 
@@ -44,7 +46,8 @@ async function ensureOne(
   }
 }
 
-const retrieved = (engine: GatewayEngine, sql: string, key: unknown) => engine.db.prepare(sql).pluck().get(key) as number | undefined;
+// Compiled once per connection (ledger/prep.ts): preparing costs more than the lookup on a cache hit.
+const retrieved = (engine: GatewayEngine, sql: string, key: unknown) => prep(engine.db, sql).pluck().get(key) as number | undefined;
 
 /**
  * The copy the upstream just gave is as fresh as its fetch. The corpus keeps a record's retrieval
@@ -60,7 +63,7 @@ function confirmed(engine: GatewayEngine, table: 'posts' | 'articles' | 'spaces'
 export function ensurePost(engine: GatewayEngine, who: Requester, idRaw: unknown, parameter = 'id'): Promise<Served> {
   const id = parseNumericId(parameter, idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM posts WHERE id = ?', id);
-  return ensureOne(engine, who, 'post', at, () => clientOf(engine).paths.tweet(String(id)), (body, now) => {
+  return ensureOne(engine, who, 'post', at, () => pathsOf(engine).tweet(String(id)), (body, now) => {
     upsertTweet(engine.db, body, { retrievedAtMs: now });
     confirmed(engine, 'posts', 'id', id, now);
   });
@@ -69,7 +72,7 @@ export function ensurePost(engine: GatewayEngine, who: Requester, idRaw: unknown
 export function ensureArticle(engine: GatewayEngine, who: Requester, idRaw: unknown): Promise<Served> {
   const id = parseNumericId('article_id', idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM articles WHERE post_id = ?', id);
-  return ensureOne(engine, who, 'article', at, () => clientOf(engine).paths.article(String(id)), (body, now) => {
+  return ensureOne(engine, who, 'article', at, () => pathsOf(engine).article(String(id)), (body, now) => {
     upsertArticleDetails(engine.db, body, { retrievedAtMs: now });
     confirmed(engine, 'articles', 'post_id', id, now);
   });
@@ -78,7 +81,7 @@ export function ensureArticle(engine: GatewayEngine, who: Requester, idRaw: unkn
 export function ensureSpace(engine: GatewayEngine, who: Requester, idRaw: unknown): Promise<Served> {
   const id = parseSpaceId('id', idRaw);
   const at = retrieved(engine, 'SELECT retrieved_at_ms FROM spaces WHERE id = ?', id);
-  return ensureOne(engine, who, 'space', at, () => clientOf(engine).paths.space(id), (body, now) => {
+  return ensureOne(engine, who, 'space', at, () => pathsOf(engine).space(id), (body, now) => {
     upsertSpace(engine.db, body, { retrievedAtMs: now });
     confirmed(engine, 'spaces', 'id', id, now);
   });
@@ -91,7 +94,7 @@ export function ensureUser(engine: GatewayEngine, who: Requester, raw: unknown):
     ref.id !== undefined
       ? retrieved(engine, 'SELECT retrieved_at_ms FROM social_users WHERE id = ? AND incomplete = 0', ref.id)
       : retrieved(engine, 'SELECT max(retrieved_at_ms) FROM social_users WHERE screen_name_lower = ? AND incomplete = 0', ref.screenName);
-  return ensureOne(engine, who, 'user', at ?? undefined, () => clientOf(engine).paths.user(String(raw).replace(/^@/, '')), (body, now) => {
+  return ensureOne(engine, who, 'user', at ?? undefined, () => pathsOf(engine).user(String(raw).replace(/^@/, '')), (body, now) => {
     upsertUser(engine.db, body, { retrievedAtMs: now });
     // upsertUser accepted it, so it names its id (as a string: the client parses ids exactly)
     const user = body as { id_str?: unknown; id?: unknown };
@@ -186,12 +189,21 @@ export function storeTweetPage(engine: Pick<GatewayEngine, 'db'>, path: string, 
   return { items: tweets.length, result: storePage(engine.db, path, next, ids, nowMs) };
 }
 
+const PAGE_POSTS = `${POST_SELECT} WHERE p.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`;
+
 /** A stored page as our answer: its posts from the corpus, in the upstream's order. */
 function serve(engine: GatewayEngine, page: UpstreamPage): ReadResult<{ next_cursor: string; tweets: JsonObject[] }> {
+  // One statement for the page's posts, not one per post (bench/upstream: 224 µs against 328 µs a page).
+  const rows = new Map<bigint, PostRow>();
+  const statement = prep(engine.db, PAGE_POSTS).safeIntegers(true).raw(true);
+  for (const raw of statement.all(JSON.stringify(page.postIds.map(String))) as unknown[][]) {
+    const row = postRowOf(raw);
+    rows.set(row.id, row);
+  }
   const users = new Map<bigint, JsonObject>();
   const tweets: JsonObject[] = [];
   for (const id of page.postIds) {
-    const row = findPost(engine, id);
+    const row = rows.get(id);
     if (row && row.u_protected === 0n) tweets.push(tweetObject(row, 'timeline', users));
   }
   return { value: { next_cursor: tweets.length ? sealPageCursor(engine, page.seq) : '', tweets }, items: tweets.length };
@@ -206,7 +218,7 @@ export function timelineVia(
   local: () => ReadResult<{ next_cursor: string; tweets: JsonObject[] }>,
 ): Promise<PageRead> {
   const userId = String(parseNumericId('user_id', userIdRaw));
-  return pageVia(engine, who, cursorRaw, (cursor) => clientOf(engine).paths.timeline(kind, userId, cursor), local);
+  return pageVia(engine, who, cursorRaw, (cursor) => pathsOf(engine).timeline(kind, userId, cursor), local);
 }
 
 export function searchVia(
@@ -217,5 +229,5 @@ export function searchVia(
   cursorRaw: unknown,
   local: () => ReadResult<{ next_cursor: string; tweets: JsonObject[] }>,
 ): Promise<PageRead> {
-  return pageVia(engine, who, cursorRaw, (cursor) => clientOf(engine).paths.search(query, { type, ...(cursor ? { cursor } : {}) }), local);
+  return pageVia(engine, who, cursorRaw, (cursor) => pathsOf(engine).search(query, { type, ...(cursor ? { cursor } : {}) }), local);
 }

@@ -3,13 +3,14 @@ import { fail, SkeinError } from '../errors';
 import { CONFIG_TTL_MS, configCache } from './config-cache';
 import { getUpstreamConfig, type FreshKind, type UpstreamConfig, type UpstreamMode } from './config';
 import { upstreamClient, type UpstreamClient } from './client';
+import { upstreamPaths, type UpstreamPaths } from './paths';
 import { UpstreamError } from './errors';
 import type { Sleep } from './limiter';
 import { billedItems, bookSpend, type Requester } from './spend';
 
 // The gateway's common part: which mode applies now, whether a stored copy is fresh, and one
 // billed fetch (limiter, budget, request, store and book in one transaction). The reads that use
-// it are in fetch-reads.ts; jobs use fetchBilled through their own walk (jobs/upstream-walk.ts).
+// it are in fetch-reads.ts; jobs use fetchBilled through their own walk (jobs/upstream/walk.ts).
 
 /** How a read was served, sent as the `x-skein-source` header (docs/api.md). */
 export type Served = 'local' | 'cache' | 'upstream' | 'stale';
@@ -23,6 +24,16 @@ export function currentConfig(engine: Pick<Engine, 'db' | 'clock'>): UpstreamCon
   const config = getUpstreamConfig(engine.db);
   configCache.set(engine.db, { config, atMs: now });
   return config;
+}
+
+/**
+ * The configured profile's paths, from the cached config: a cache hit builds no client (which
+ * reads the config again and makes a limiter, ~45 µs, bench/upstream).
+ */
+export function pathsOf(engine: Pick<Engine, 'db' | 'clock'>): UpstreamPaths {
+  const config = currentConfig(engine);
+  if (!config) throw new UpstreamError('not_configured', "No upstream is set: run 'skein upstream set --url URL --profile socialdata|spec'.");
+  return upstreamPaths(config.profile);
 }
 
 /** The mode in force: 'offline' when no upstream is set. */

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { openToken, sealToken, type TokenFormat } from '../reads/sealed-token';
+import { prep } from '../ledger/prep';
 import { secret } from '../reads/secrets';
 import type { Db } from '../store/db';
 
@@ -61,11 +62,11 @@ const pageOf = (row: Row | undefined): UpstreamPage | undefined =>
   row && { seq: row.seq, request: row.request, fetchedAtMs: row.fetched_at_ms, nextCursor: row.next_cursor, postIds: (JSON.parse(row.post_ids) as string[]).map(BigInt) };
 
 export function pageBySeq(db: Db, seq: number): UpstreamPage | undefined {
-  return pageOf(db.prepare('SELECT * FROM upstream_pages WHERE seq = ?').get(seq) as Row | undefined);
+  return pageOf(prep(db, 'SELECT * FROM upstream_pages WHERE seq = ?').get(seq) as Row | undefined);
 }
 
 export function pageByRequest(db: Db, request: string): UpstreamPage | undefined {
-  return pageOf(db.prepare('SELECT * FROM upstream_pages WHERE request = ?').get(request) as Row | undefined);
+  return pageOf(prep(db, 'SELECT * FROM upstream_pages WHERE request = ?').get(request) as Row | undefined);
 }
 
 /** Keeps a fetched page (a refetch of the same request updates it in place, keeping its seq). */

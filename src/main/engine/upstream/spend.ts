@@ -19,7 +19,7 @@ export interface Requester {
 }
 
 export interface SpendLine {
-  /** Caller-chosen, unique: `job:<id>:page:<n>` for a job's page; `req:<admission seq>` otherwise. */
+  /** Caller-chosen, unique: `job:<id>:page:<n>` for a job's page; `req:<ms>:<16 hex>` for a read. */
   id: string;
   atMs: number;
   items: number;
