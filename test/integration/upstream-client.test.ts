@@ -224,6 +224,16 @@ describe('the shared upstream limiter', () => {
     for (let i = 0; i + perMinute < admitted.length; i++) expect(admitted[i + perMinute]! - admitted[i]!).toBeGreaterThanOrEqual(UPSTREAM_WINDOW_MS);
   });
 
+  it('frees the budget held by a caller that never booked its answer once its admission leaves the window', async () => {
+    const clock = new ManualClock(0);
+    const limiter = new UpstreamLimiter(testEngine().db, clock, () => 100);
+    const reserve = { items: 20, budgetLeft: () => 30, refuse: (left: number) => new Error(`refused, ${left} left`) };
+    limiter.tryAdmit(reserve); // its caller dies: never settled
+    expect(() => limiter.tryAdmit(reserve)).toThrow('refused, 10 left');
+    clock.advance(UPSTREAM_WINDOW_MS);
+    expect(limiter.tryAdmit(reserve)).toMatchObject({ admitted: true });
+  });
+
   it('is shared by every client of the engine and follows the configured per_minute', async () => {
     const a = await upstreamSkein();
     const b = ours(a.server.url, 'spec', a.key, { perMinute: 2, clocks: [a.engine.clock] });

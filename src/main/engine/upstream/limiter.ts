@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { prep } from '../ledger/prep';
 import type { Db } from '../store/db';
 
 // One limiter for every outgoing upstream request (all users, all jobs, all threads): the
@@ -27,20 +28,21 @@ export class UpstreamLimiter {
    */
   tryAdmit(reserve: Reservation = NO_RESERVATION): { admitted: true; seq: number } | { admitted: false; retryAfterMs: number } {
     return this.db.transaction(() => {
+      // A clock that steps back (NTP) counts as standing still: never earlier than the last admission.
+      const last = (prep(this.db, 'SELECT max(at_ms) FROM upstream_admissions').pluck().get() as number | null) ?? -Infinity;
+      const now = Math.max(this.clock.nowMs(), last);
+      // Admissions that left the window go first, their reservations with them: a caller that died
+      // before booking its answer holds the budget for 60 s at most.
+      prep(this.db, 'DELETE FROM upstream_admissions WHERE at_ms <= ?').run(now - UPSTREAM_WINDOW_MS);
       const left = reserve.budgetLeft();
       if (left !== null && reserve.items > 0) {
-        const reserved = this.db.prepare('SELECT total(reserved_items) FROM upstream_admissions').pluck().get() as number;
+        const reserved = prep(this.db, 'SELECT total(reserved_items) FROM upstream_admissions').pluck().get() as number;
         if (reserve.items > left - reserved) throw reserve.refuse(Math.max(0, left - reserved));
       }
       const limit = this.perMinute();
-      // A clock that steps back (NTP) counts as standing still: never earlier than the last admission.
-      const last = (this.db.prepare('SELECT max(at_ms) FROM upstream_admissions').pluck().get() as number | null) ?? -Infinity;
-      const now = Math.max(this.clock.nowMs(), last);
-      const edge = now - UPSTREAM_WINDOW_MS;
-      this.db.prepare('DELETE FROM upstream_admissions WHERE at_ms <= ?').run(edge);
-      const inWindow = this.db.prepare('SELECT at_ms FROM upstream_admissions ORDER BY at_ms DESC LIMIT ?').pluck().all(limit) as number[];
+      const inWindow = prep(this.db, 'SELECT at_ms FROM upstream_admissions ORDER BY at_ms DESC LIMIT ?').pluck().all(limit) as number[];
       if (inWindow.length >= limit) return { admitted: false as const, retryAfterMs: inWindow[limit - 1]! + UPSTREAM_WINDOW_MS - now };
-      const seq = this.db.prepare('INSERT INTO upstream_admissions (at_ms, reserved_items) VALUES (?, ?)').run(now, reserve.items).lastInsertRowid;
+      const seq = prep(this.db, 'INSERT INTO upstream_admissions (at_ms, reserved_items) VALUES (?, ?)').run(now, reserve.items).lastInsertRowid;
       return { admitted: true as const, seq: Number(seq) };
     }).immediate();
   }
@@ -56,7 +58,7 @@ export class UpstreamLimiter {
 
   /** The answer is booked (or there was none): the admission no longer holds budget. */
   settle(seq: number): void {
-    this.db.prepare('UPDATE upstream_admissions SET reserved_items = 0 WHERE seq = ? AND reserved_items > 0').run(seq);
+    prep(this.db, 'UPDATE upstream_admissions SET reserved_items = 0 WHERE seq = ? AND reserved_items > 0').run(seq);
   }
 }
 
