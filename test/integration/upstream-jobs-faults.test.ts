@@ -53,7 +53,7 @@ describe('a job through a failing upstream', () => {
       expect(paused.status, JSON.stringify(paused)).not.toBe("error");
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(paused.message).toMatch(/Waiting for the upstream: .*HTTP 500 The platform is having a bad day\..*resumes from its last stored page/);
+    expect(paused.message).toMatch(/^Retrying after: Waiting for the upstream: .*HTTP 500 The platform is having a bad day\..*resumes from its last stored page/);
     const pagesBefore = paused.upstream!.pages;
     const passedBefore = t.proxy.passed();
     t.proxy.set('pass');

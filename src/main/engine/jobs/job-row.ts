@@ -49,4 +49,12 @@ export class JobStateError extends Error {
   override name = 'JobStateError';
 }
 
+/**
+ * A fault outside Skein that time may cure (the upstream down): the job waits and resumes from its
+ * checkpoint, and its message is shown as it is, not as an internal error.
+ */
+export class TransientJobError extends Error {
+  override name = 'TransientJobError';
+}
+
 export const CANCELLED_MESSAGE = 'Cancelled by the user';

@@ -4,7 +4,7 @@ import type { IdSource } from '../ids';
 import type { Db } from '../store/db';
 import { finalizeOutput, removeStaged } from './finalize';
 import { stagedPath } from './files';
-import { getJob, JobStateError, type JobRow } from './job-row';
+import { getJob, JobStateError, TransientJobError, type JobRow } from './job-row';
 import { repliesSource } from './kinds/replies';
 import { searchSource } from './kinds/search';
 import type { RowSource } from './kinds/source';
@@ -108,7 +108,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
     return 'success';
   } catch (err) {
     if (err instanceof JobStateError) return 'lost';
-    const message = err instanceof SkeinError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`;
+    const message = err instanceof SkeinError || err instanceof TransientJobError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`;
     const state = failJob(db, job.id, workerId, message, isPermanent(err), clock.nowMs());
     if (state === 'error') removeStaged(dataDir, job);
     return state ?? 'lost';

@@ -8,7 +8,7 @@ import { UpstreamError } from '../../upstream/errors';
 import { storeTweetPage } from '../../upstream/fetch-reads';
 import { pageByRequest } from '../../upstream/pages';
 import { secret } from '../../reads/secrets';
-import { JobStateError, type JobRow } from '../job-row';
+import { JobStateError, TransientJobError, type JobRow } from '../job-row';
 import type { RepliesParams, SearchParams } from '../params';
 
 // A job's fetch phase (docs/decisions.md "Upstream: jobs"): page the upstream's synchronous search
@@ -130,6 +130,6 @@ function advance(ctx: WalkContext, jobId: number, walk: WalkRow, nextCursor: str
 /** An upstream failure as run-job.ts tells them apart: a SkeinError ends the job, another error is retried. */
 function asJobError(err: unknown): unknown {
   if (!(err instanceof UpstreamError)) return err;
-  if (err.kind === 'unavailable') return new Error(`Waiting for the upstream: ${err.message} The job resumes from its last stored page.`);
+  if (err.kind === 'unavailable') return new TransientJobError(`Waiting for the upstream: ${err.message} The job resumes from its last stored page.`);
   return new SkeinError('upstream', err.message);
 }
