@@ -22,7 +22,8 @@ import type { Requester } from './spend';
 
 /** Items a page may hold: the spec's "about 20" (8); a page that brings more is refused unstored. */
 export const MAX_PAGE_ITEMS = 100;
-const PAGE_ITEMS_HELD = 20;
+/** What a page request holds of the budget: the most a page brings at the real service (about 20). */
+export const PAGE_ITEMS_HELD = 20;
 
 async function ensureOne(
   engine: GatewayEngine,

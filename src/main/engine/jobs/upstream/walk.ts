@@ -5,11 +5,11 @@ import type { Db } from '../../store/db';
 import { envKeySource, UPSTREAM_KEY_ENV, type KeySource } from '../../upstream/key-source';
 import { clientOf, fetchBilled, isFresh } from '../../upstream/gateway';
 import { UpstreamError } from '../../upstream/errors';
-import { storeTweetPage } from '../../upstream/fetch-reads';
+import { PAGE_ITEMS_HELD, storeTweetPage } from '../../upstream/fetch-reads';
 import { pageByRequest } from '../../upstream/pages';
 import { secret } from '../../reads/secrets';
 import { JobStateError, TransientJobError, type JobRow } from '../job-row';
-import type { RepliesParams, SearchParams } from '../params';
+import type { SearchParams } from '../params';
 
 // A job's fetch phase (docs/decisions.md "Upstream: jobs"): page the upstream's synchronous search
 // from the job's checkpoint in job_upstream, storing each page's posts in the corpus, its spend
@@ -23,8 +23,6 @@ import type { RepliesParams, SearchParams } from '../params';
 
 /** A bound on any walk: 50,000 pages of ~20 = a million posts, the largest job (limits.ts). */
 export const MAX_WALK_PAGES = 50_000;
-/** The most items a page may bring (about 20 at the real service): what each request holds of the budget. */
-const PAGE_ITEMS_HELD = 20;
 
 export interface WalkContext {
   db: Db;
@@ -61,9 +59,7 @@ function pageRequest(walk: WalkRow): string {
 
 /** How many items the walk needs: a search job's max_count; a reply job's whole conversation. */
 function wantedItems(job: JobRow): number {
-  if (job.kind === 'search') return (JSON.parse(job.params_json) as SearchParams).max_count;
-  void (JSON.parse(job.params_json) as RepliesParams);
-  return Number.MAX_SAFE_INTEGER;
+  return job.kind === 'search' ? (JSON.parse(job.params_json) as SearchParams).max_count : Number.MAX_SAFE_INTEGER;
 }
 
 /**
@@ -72,10 +68,16 @@ function wantedItems(job: JobRow): number {
  * a refused key, an empty balance (402), a spent budget or a refused query end it with the reason.
  */
 export async function walkUpstream(ctx: WalkContext, job: JobRow): Promise<'done' | 'stopped'> {
+  const first = walkOf(ctx.db, job.id);
+  if (!first || first.done) return 'done';
   const keys: KeySource = ctx.upstreamKey ? envKeySource({ [UPSTREAM_KEY_ENV]: ctx.upstreamKey }) : envKeySource({});
   const engine = { db: ctx.db, clock: ctx.clock, ids: ctx.ids, upstreamKeys: keys };
   const wanted = wantedItems(job);
   const who = { via: 'job' as const, jobId: job.id, apiUserId: job.user_id };
+  // Once per walk, not per page: the client (it reads the limit at each admission anyway) and this
+  // data dir's prefix of the pages' Idempotency-Keys, so two Skeins sharing one upstream key never share one.
+  const client = clientOf(engine);
+  const keyPrefix = `skein:${dirTag(ctx)}:job:${job.id}:page:`;
   for (;;) {
     const walk = walkOf(ctx.db, job.id);
     if (!walk || walk.done) return 'done';
@@ -104,9 +106,8 @@ export async function walkUpstream(ctx: WalkContext, job: JobRow): Promise<'done
           return page;
         },
         `job:${job.id}:page:${walk.pages}`,
-        clientOf(engine),
-        // This data dir's own prefix, so two Skeins sharing one upstream key never share a page key.
-        `skein:${dirTag(ctx)}:job:${job.id}:page:${walk.pages}`,
+        client,
+        `${keyPrefix}${walk.pages}`,
       );
     } catch (err) {
       throw asJobError(err);
