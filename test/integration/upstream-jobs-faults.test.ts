@@ -8,10 +8,10 @@ import { startServer } from '../helpers/http';
 import { switchProxy } from '../helpers/switch-proxy';
 import { testRunner } from '../fixtures/job-runner';
 import { ROOT_ID } from '../fixtures/jobs-corpus';
-import { csvRows, fundedKey, jobEnd, jobStatus, startJob, upstreamConversation } from '../helpers/upstream-jobs';
+import { fundedKey, jobEnd, jobStatus, startJob, upstreamConversation } from '../helpers/upstream-jobs';
 
-// A job walking an upstream that fails under it: an outage (500s) pauses it and it resumes where it
-// stopped; 429s are waited out; a revoked key and an empty balance end it with the reason.
+// A job walking an upstream that fails under it: 429s are waited out; a revoked key and an empty
+// balance end it with the reason. An outage: upstream-jobs-outage.test.ts.
 
 const REPLIES = 600;
 
@@ -40,30 +40,6 @@ async function untilPages(url: string, key: string, jobId: number, pages: number
 }
 
 describe('a job through a failing upstream', () => {
-  it('an outage pauses it with the reason, and it resumes from its last stored page', { timeout: 120_000 }, async () => {
-    const t = await setup();
-    const reference = await jobEnd(t.aServer.url, t.aLocal.key, await startJob(t.aServer.url, t.aLocal.key, '/social/search/asyncJob', t.body));
-    const jobId = await startJob(t.bServer.url, t.bKey.key, '/social/search/asyncJob', t.body);
-    await untilPages(t.bServer.url, t.bKey.key, jobId, 3);
-    t.proxy.set('500');
-    let paused;
-    for (;;) {
-      paused = await jobStatus(t.bServer.url, t.bKey.key, jobId);
-      if (paused.status === 'pending' && paused.message) break;
-      expect(paused.status, JSON.stringify(paused)).not.toBe("error");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(paused.message).toMatch(/^Retrying after: Waiting for the upstream: .*HTTP 500 The platform is having a bad day\..*resumes from its last stored page/);
-    const pagesBefore = paused.upstream!.pages;
-    const passedBefore = t.proxy.passed();
-    t.proxy.set('pass');
-    const end = await jobEnd(t.bServer.url, t.bKey.key, jobId);
-    expect(end.status, end.message).toBe('success');
-    expect(await csvRows(end)).toEqual(await csvRows(reference));
-    // No stored page was asked for again: the pages after the outage are exactly the rest.
-    expect(t.proxy.passed() - passedBefore).toBe(end.upstream!.pages - pagesBefore);
-  });
-
   it('429 answers are waited out and the walk goes on', { timeout: 120_000 }, async () => {
     const t = await setup();
     const jobId = await startJob(t.bServer.url, t.bKey.key, '/social/search/asyncJob', t.body);

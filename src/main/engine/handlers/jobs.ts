@@ -68,7 +68,7 @@ export async function estimateJob(engine: Engine, raw: unknown): Promise<CreditE
  * but the job holds its largest cost from the user 'app' (402 when it cannot) and is charged per
  * row as it collects, exactly as a script's job (spec 7).
  */
-export async function createAppJob(engine: Engine, raw: unknown): Promise<{ job_id: number }> {
+export async function createAppJob(engine: Engine, raw: unknown, resumeOf?: number): Promise<{ job_id: number }> {
   await ensureJobPost(engine, raw);
   const { kind, parsed } = parse(engine, raw);
   const upstream = upstreamEstimate(engine, kind, parsed);
@@ -78,7 +78,7 @@ export async function createAppJob(engine: Engine, raw: unknown): Promise<{ job_
       `this job may fetch up to ${upstream.items} items ($${upstream.usd.toFixed(2)}) from the upstream, more than the ${upstream.threshold} items over which Skein asks first; confirm it to start.`,
     );
   }
-  return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never) };
+  return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never, undefined, resumeOf) };
 }
 
 export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string): AppJobRow {
@@ -156,7 +156,7 @@ export function estimateRetry(engine: Engine, raw: unknown): Promise<CreditEstim
 /** Retry = a new job with the same parameters, for the app's user (a finished job's file stays). */
 export function retryAppJob(engine: Engine, raw: unknown): Promise<{ job_id: number }> {
   // The Retry button asks first, showing retryEstimate (upstream items included): that is the confirmation.
-  return createAppJob(engine, { ...retryArgs(engine, raw), confirm_upstream: true });
+  return createAppJob(engine, { ...retryArgs(engine, raw), confirm_upstream: true }, jobArg(engine, raw).id);
 }
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {

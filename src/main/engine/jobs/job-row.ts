@@ -50,11 +50,18 @@ export class JobStateError extends Error {
 }
 
 /**
- * A fault outside Skein that time may cure (the upstream down): the job waits and resumes from its
- * checkpoint, and its message is shown as it is, not as an internal error.
+ * A fault outside Skein that time may cure (the upstream down): the job waits `pauseMs` without
+ * using an attempt and resumes from its checkpoint; its message is shown as it is, not as an
+ * internal error.
  */
 export class TransientJobError extends Error {
   override name = 'TransientJobError';
+  constructor(
+    message: string,
+    readonly pauseMs: number,
+  ) {
+    super(message);
+  }
 }
 
 export const CANCELLED_MESSAGE = 'Cancelled by the user';

@@ -13,7 +13,7 @@ import type { RepliesParams, SearchParams } from './params';
 import { endCancelled } from './queue/cancel';
 import { commitBatch } from './queue/checkpoint';
 import { completeJob } from './queue/complete';
-import { failJob } from './queue/fail';
+import { failJob, type FailHow } from './queue/fail';
 import { stagedFormats } from './writers/formats';
 import { StagedFile } from './writers/staged-file';
 import { walkUpstream } from './upstream/walk';
@@ -45,8 +45,11 @@ function sourceOf(db: Db, job: JobRow): RowSource {
     : searchSource(db, JSON.parse(job.params_json) as SearchParams);
 }
 
-/** Client mistakes and refusals cannot get better by retrying; faults of the machine can. */
-const isPermanent = (err: unknown): boolean => err instanceof SkeinError && err.code !== 'internal';
+/** Client mistakes and refusals cannot get better by retrying; faults of the machine can; an outage outside Skein is waited out. */
+function failHow(err: unknown): FailHow {
+  if (err instanceof TransientJobError) return { pause_ms: err.pauseMs };
+  return err instanceof SkeinError && err.code !== 'internal' ? 'permanent' : 'retry';
+}
 
 /**
  * Runs a claimed job to its end: collect (batches of rows staged and committed with their charge
@@ -109,7 +112,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
   } catch (err) {
     if (err instanceof JobStateError) return 'lost';
     const message = err instanceof SkeinError || err instanceof TransientJobError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`;
-    const state = failJob(db, job.id, workerId, message, isPermanent(err), clock.nowMs());
+    const state = failJob(db, job.id, workerId, message, failHow(err), clock.nowMs());
     if (state === 'error') removeStaged(dataDir, job);
     return state ?? 'lost';
   }

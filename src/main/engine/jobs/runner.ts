@@ -113,7 +113,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
         if (m.type === 'progress') options.onProgress?.(m.jobId, m.rows);
         else if (m.type === 'done') end(m.outcome);
         else {
-          failJob(db, job.id, workerId, `Internal error while running the job: ${m.message}`, false, clock.nowMs());
+          failJob(db, job.id, workerId, `Internal error while running the job: ${m.message}`, 'retry', clock.nowMs());
           end('pending');
         }
       };
@@ -121,7 +121,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       // goes back to pending at its checkpoint and a fresh worker takes the slot.
       const onError = (err: Error) => {
         slot.worker = undefined;
-        failJob(db, job.id, workerId, `The job's worker stopped: ${err.message}`, false, clock.nowMs());
+        failJob(db, job.id, workerId, `The job's worker stopped: ${err.message}`, 'retry', clock.nowMs());
         end('pending');
       };
       const onExit = (code: number) => onError(new Error(`exit code ${code}`));
@@ -163,7 +163,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
     } catch (err) {
       // runJob settles its own failures; this is a fault outside them (the database closed).
       outcome = 'pending';
-      if (db.open) failJob(db, job.id, workerId, `Internal error while running the job: ${(err as Error).message}`, false, clock.nowMs());
+      if (db.open) failJob(db, job.id, workerId, `Internal error while running the job: ${(err as Error).message}`, 'retry', clock.nowMs());
     }
     finished(job.id, outcome);
   }

@@ -16,6 +16,7 @@ import m051 from './migrations/051_incomplete_users';
 import m052 from './migrations/052_protected_authors';
 import m053 from './migrations/053_upstream';
 import m054 from './migrations/054_upstream_cache';
+import m055 from './migrations/055_upstream_pause';
 
 export interface Migration {
   id: number;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { id: 52, name: '052_protected_authors', sql: m052 },
   { id: 53, name: '053_upstream', sql: m053 },
   { id: 54, name: '054_upstream_cache', sql: m054 },
+  { id: 55, name: '055_upstream_pause', sql: m055 },
 ];

@@ -49,17 +49,21 @@ export function isFresh(engine: Pick<Engine, 'db' | 'clock'>, kind: FreshKind, r
   return engine.clock.nowMs() - retrievedAtMs < config.freshMs[kind];
 }
 
-/** Tests pass a sleep that advances a manual clock, and a shorter timeout than 30 s; everything else waits for real. */
+/**
+ * Tests pass a sleep that advances a manual clock, and a shorter timeout than 30 s; everything else
+ * waits for real. Kept per database connection, so a job walking on the engine's own connection
+ * (the inline runner) gets them too.
+ */
 const testOptions = new WeakMap<object, { sleep?: Sleep; timeoutMs?: number }>();
-export function setUpstreamSleep(engine: object, sleep: Sleep): void {
-  testOptions.set(engine, { ...testOptions.get(engine), sleep });
+export function setUpstreamSleep(engine: Pick<Engine, 'db'>, sleep: Sleep): void {
+  testOptions.set(engine.db, { ...testOptions.get(engine.db), sleep });
 }
-export function setUpstreamTimeout(engine: object, timeoutMs: number): void {
-  testOptions.set(engine, { ...testOptions.get(engine), timeoutMs });
+export function setUpstreamTimeout(engine: Pick<Engine, 'db'>, timeoutMs: number): void {
+  testOptions.set(engine.db, { ...testOptions.get(engine.db), timeoutMs });
 }
 
 export function clientOf(engine: GatewayEngine): UpstreamClient {
-  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...testOptions.get(engine) });
+  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...testOptions.get(engine.db) });
 }
 
 export interface Stored<T> {

@@ -29,11 +29,22 @@ export function upstreamRequestFor(db: Db, profile: 'socialdata' | 'spec', kind:
   return paths.search(`conversation_id:${conversation}${p.since_id ? ` since_id:${p.since_id}` : ''}`, { type: 'Latest' });
 }
 
-/** In the job's creating transaction: its walk through the upstream, when the mode asks for one. */
-export function planUpstreamWalk(engine: Pick<Engine, 'db' | 'clock'>, jobId: number, kind: JobKind, params: JobParams): void {
+/**
+ * In the job's creating transaction: its walk through the upstream, when the mode asks for one. A
+ * retry (`resumeOf`: the failed job) of the same walk takes over where that one stopped, cursor and
+ * counts, so the pages it stored are neither fetched nor paid for again (an outage of 24 h or a
+ * full disk ends a job; Retry goes on from its last page).
+ */
+export function planUpstreamWalk(engine: Pick<Engine, 'db' | 'clock'>, jobId: number, kind: JobKind, params: JobParams, resumeOf?: number): void {
   const config = currentConfig(engine);
   if (!config || config.mode === 'offline') return;
+  const request = upstreamRequestFor(engine.db, config.profile, kind, params);
+  engine.db.prepare('INSERT INTO job_upstream (job_id, request, updated_at_ms) VALUES (?, ?, ?)').run(jobId, request, engine.clock.nowMs());
+  if (resumeOf === undefined) return;
   engine.db
-    .prepare('INSERT INTO job_upstream (job_id, request, updated_at_ms) VALUES (?, ?, ?)')
-    .run(jobId, upstreamRequestFor(engine.db, config.profile, kind, params), engine.clock.nowMs());
+    .prepare(
+      `UPDATE job_upstream SET (cursor, pages, items, done) = (SELECT cursor, pages, items, done FROM job_upstream WHERE job_id = @old AND request = @request)
+       WHERE job_id = @id AND EXISTS (SELECT 1 FROM job_upstream WHERE job_id = @old AND request = @request)`,
+    )
+    .run({ id: jobId, old: resumeOf, request });
 }

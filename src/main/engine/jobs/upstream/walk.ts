@@ -23,6 +23,15 @@ import type { SearchParams } from '../params';
 
 /** A bound on any walk: 50,000 pages of ~20 = a million posts, the largest job (limits.ts). */
 export const MAX_WALK_PAGES = 50_000;
+/**
+ * An outage pauses the job (its attempts are for Skein's own faults): the next try comes after as
+ * long as the outage has lasted so far, from 15 s up to 5 min, so a short blip costs seconds and a
+ * long one ~12 tries an hour (each try is up to 3 requests, client.ts). After 24 h of nothing the
+ * job ends in error, resumable by Retry from its last stored page.
+ */
+export const PAUSE_MIN_MS = 15_000;
+export const PAUSE_MAX_MS = 5 * 60_000;
+export const MAX_OUTAGE_MS = 24 * 3_600_000;
 
 export interface WalkContext {
   db: Db;
@@ -40,10 +49,11 @@ interface WalkRow {
   pages: number;
   items: number;
   done: number;
+  paused_since_ms: number | null;
 }
 
 export function walkOf(db: Db, jobId: number): WalkRow | undefined {
-  return db.prepare('SELECT request, cursor, pages, items, done FROM job_upstream WHERE job_id = ?').get(jobId) as WalkRow | undefined;
+  return db.prepare('SELECT request, cursor, pages, items, done, paused_since_ms FROM job_upstream WHERE job_id = ?').get(jobId) as WalkRow | undefined;
 }
 
 /** A stable, random tag of this data dir (its secret 'upstream_idempotency', first 16 hex). */
@@ -110,7 +120,7 @@ export async function walkUpstream(ctx: WalkContext, job: JobRow): Promise<'done
         `${keyPrefix}${walk.pages}`,
       );
     } catch (err) {
-      throw asJobError(err);
+      throw asJobError(ctx, job.id, walk, err);
     }
   }
 }
@@ -122,15 +132,37 @@ function advance(ctx: WalkContext, jobId: number, walk: WalkRow, nextCursor: str
   const total = walk.items + items;
   const done = nextCursor === null || items === 0 || total >= wanted ? 1 : 0;
   const changed = ctx.db
-    .prepare('UPDATE job_upstream SET cursor = ?, pages = pages + 1, items = ?, done = ?, updated_at_ms = ? WHERE job_id = ? AND pages = ?')
+    .prepare('UPDATE job_upstream SET cursor = ?, pages = pages + 1, items = ?, done = ?, paused_since_ms = NULL, updated_at_ms = ? WHERE job_id = ? AND pages = ?')
     .run(nextCursor, total, done, ctx.clock.nowMs(), jobId, walk.pages).changes;
   if (changed !== 1) throw new JobStateError(`job ${jobId}: the upstream walk moved under this worker`);
   ctx.db.prepare('UPDATE jobs SET locked_at_ms = ?, updated_at_ms = ? WHERE id = ?').run(ctx.clock.nowMs(), ctx.clock.nowMs(), jobId);
 }
 
-/** An upstream failure as run-job.ts tells them apart: a SkeinError ends the job, another error is retried. */
-function asJobError(err: unknown): unknown {
+/**
+ * An upstream failure as run-job.ts tells them apart: a SkeinError ends the job, a TransientJobError
+ * pauses it (an outage, counted from its first failed page), another error is retried.
+ */
+function asJobError(ctx: WalkContext, jobId: number, walk: WalkRow, err: unknown): unknown {
   if (!(err instanceof UpstreamError)) return err;
-  if (err.kind === 'unavailable') return new TransientJobError(`Waiting for the upstream: ${err.message} The job resumes from its last stored page.`);
-  return new SkeinError('upstream', err.message);
+  if (err.kind !== 'unavailable') return new SkeinError('upstream', err.message);
+  const nowMs = ctx.clock.nowMs();
+  const sinceMs = walk.paused_since_ms ?? nowMs;
+  const lastedMs = nowMs - sinceMs;
+  const page = walk.pages + 1;
+  if (lastedMs >= MAX_OUTAGE_MS) {
+    // Cleared, so a Retry starts a fresh 24 h.
+    ctx.db.prepare('UPDATE job_upstream SET paused_since_ms = NULL WHERE job_id = ?').run(jobId);
+    return new SkeinError(
+      'upstream',
+      `The upstream has been unavailable since ${utcTime(sinceMs)} (24 h): ${err.message} Retry the job to resume at page ${page}; the ${walk.pages} pages stored are kept.`,
+    );
+  }
+  if (walk.paused_since_ms === null) ctx.db.prepare('UPDATE job_upstream SET paused_since_ms = ? WHERE job_id = ?').run(sinceMs, jobId);
+  const pauseMs = Math.min(PAUSE_MAX_MS, Math.max(PAUSE_MIN_MS, lastedMs));
+  return new TransientJobError(
+    `Waiting for the upstream (unavailable since ${utcTime(sinceMs)}; next try at ${utcTime(nowMs + pauseMs)}): ${err.message} The job resumes at page ${page}, after the pages it stored.`,
+    pauseMs,
+  );
 }
+
+const utcTime = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
