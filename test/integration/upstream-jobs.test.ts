@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { envKeySource, setUpstreamConfig } from '../../src/main/engine/upstream';
+import { balanceOf, checkInvariants } from '../../src/main/engine/ledger';
+import { getJob } from '../../src/main/engine/jobs/job-row';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { testRunner } from '../fixtures/job-runner';
@@ -50,5 +52,23 @@ describe('jobs through an upstream', () => {
     const onB = await jobEnd(p.bServer.url, p.bKey.key, await startJob(p.bServer.url, p.bKey.key, path, { output_format: 'csv', max_count: 3000 }));
     expect(onB.status, onB.message).toBe('success');
     expect(await csvRows(onB)).toEqual(await csvRows(onA));
+  });
+
+  it('a reply job without max_count through B writes every reply A writes, though B could count only reply_count when it started', { timeout: 240_000 }, async () => {
+    const p = await pair('spec');
+    const path = `/social/tweets/${ROOT_ID}/comments/asyncJob`;
+    const onA = await jobEnd(p.aServer.url, p.aLocal.key, await startJob(p.aServer.url, p.aLocal.key, path, { output_format: 'csv' }));
+    const jobId = await startJob(p.bServer.url, p.bKey.key, path, { output_format: 'csv' });
+    const onB = await jobEnd(p.bServer.url, p.bKey.key, jobId);
+    expect(onB.status, onB.message).toBe('success');
+    const rowsA = await csvRows(onA);
+    // 5,000 direct replies and 50 at level 2, where reply_count says 5,000.
+    expect(rowsA.length - 1).toBe(REPLIES + 50);
+    expect(await csvRows(onB)).toEqual(rowsA);
+    // Charged a credit a row, from the first hold and its top-up; nothing left held, the ledger balanced.
+    const job = getJob(p.b.db, jobId)!;
+    expect([job.charged_credits, job.held_credits]).toEqual([REPLIES + 50, REPLIES + 50]);
+    expect(balanceOf(p.b.db, p.bKey.userId).pending).toBe(0);
+    expect(checkInvariants(p.b.db)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import { failJob, type FailHow } from './queue/fail';
 import { stagedFormats } from './writers/formats';
 import { StagedFile } from './writers/staged-file';
 import { walkUpstream } from './upstream/walk';
+import { holdWhatTheWalkStored } from './upstream/hold-walked';
 import type { XlsxOptions } from './writers/xlsx';
 
 export interface RunContext {
@@ -62,7 +63,10 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
   const batchRows = ctx.batchRows ?? BATCH_ROWS;
   let job = claimed;
   try {
-    if (job.phase === 'collect' && (await walkUpstream(ctx, job)) === 'stopped') return 'stopped';
+    if (job.phase === 'collect') {
+      if ((await walkUpstream(ctx, job)) === 'stopped') return 'stopped';
+      job = holdWhatTheWalkStored(db, job, workerId, clock.nowMs());
+    }
     if (job.phase === 'collect') {
       const format = stagedFormats[job.output_format];
       const source = sourceOf(db, job);
