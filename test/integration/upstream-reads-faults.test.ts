@@ -51,20 +51,22 @@ describe.each(PROFILES)('reads through a troubled upstream, profile %s', (profil
     const timeline = path.timeline('tweets', AUTHOR_ID);
     for (const read of [timeline, path.search('mentions')]) {
       const r = await p.get(read);
-      expectError(r, 500, /budget allows 5 more items and this request may bring back 20: nothing was sent\. Raise it with 'skein upstream set --budget ITEMS' or in Settings > Sources\./);
+      expectError(r, 500, /budget allows 5 more items and this request may bring back 100: nothing was sent\. Raise it with 'skein upstream set --budget ITEMS' or in Settings > Sources\./);
     }
     expect(p.tap.seen).toEqual([]);
     // what fits is fetched, and counts against the budget
     expect((await p.get(path.tweet(DETAIL_ID))).source).toBe('upstream');
     expect(p.spend().map((l) => l.items)).toEqual([1]);
 
-    // A budget that allows one page, not two (what it allows counts from when it was set).
+    // A budget that allows one page, not two (what it allows counts from when it was set): a page
+    // holds the most a page may bring (100), whatever the upstream's usual page (20), so no page
+    // can pass the budget.
     p.b.clock.advance(1);
-    p.configure({ budgetItems: 25 });
+    p.configure({ budgetItems: 105 });
     const replies = path.timeline('tweets-and-replies', AUTHOR_ID);
     const page1 = await p.get(replies);
     expect([page1.status, page1.source]).toEqual([200, 'upstream']);
-    expectError(await p.get(withCursor(replies, cursorOf(page1.text))), 500, 'budget allows 5 more items');
+    expectError(await p.get(withCursor(replies, cursorOf(page1.text))), 500, 'budget allows 85 more items and this request may bring back 100');
 
     // The first page, stored and then past its freshness, is served as it was.
     p.b.clock.advance(getUpstreamConfig(p.b.db)!.freshMs.page);

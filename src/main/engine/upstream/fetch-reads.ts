@@ -22,8 +22,12 @@ import type { Requester } from './spend';
 
 /** Items a page may hold: the spec's "about 20" (8); a page that brings more is refused unstored. */
 export const MAX_PAGE_ITEMS = 100;
-/** What a page request holds of the budget: the most a page brings at the real service (about 20). */
-export const PAGE_ITEMS_HELD = 20;
+/**
+ * What a page request holds of the budget: the most a page may bring, so the budget is hard even
+ * against an upstream whose pages are larger than the real service's ~20. The cost: with a budget,
+ * the last 99 items of it go to single reads only, never to a page that could pass it.
+ */
+export const PAGE_ITEMS_HELD = MAX_PAGE_ITEMS;
 
 async function ensureOne(
   engine: GatewayEngine,
