@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import type { IdSource } from '../ids';
-import { availableFor, balanceOf, charge, ledgerWrites, MAX_MEMO_CHARS, openHolds } from '../ledger';
+import { availableFor, balanceOf, charge, findTransfer, ledgerWrites, MAX_MEMO_CHARS, openHolds } from '../ledger';
 import { prep } from '../ledger/prep';
 import { notEnoughCredits } from '../ledger/messages';
 import type { Balance, Hold, TransferResult } from '../ledger';
@@ -109,9 +109,20 @@ export class Metering {
   charge(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string, idempotencyKey?: string): TransferResult {
     try {
       const input = this.chargeInput(admission.userId, items, requestRef);
-      // A client-chosen key makes a repeated request one charge (the ledger's idempotency rule):
-      // per user, so two users' keys never meet.
-      if (idempotencyKey !== undefined) input.transferId = `idem:${admission.userId}:${idempotencyKey}`;
+      if (idempotencyKey !== undefined) {
+        // A client-chosen key makes a repeated request one charge, per user, so two users' keys
+        // never meet. The repeat is charged nothing even when its answer holds another number of
+        // items (posts arrived in between): the key names the request, and the first answer's
+        // price stands. The same key for another path is the client's mistake: 409.
+        input.transferId = `idem:${admission.userId}:${idempotencyKey}`;
+        const first = findTransfer(this.db, input.transferId);
+        if (first) {
+          if (first.memo !== input.memo) {
+            throw fail.conflict(`The Idempotency-Key '${idempotencyKey}' was first used for ${first.memo}; use a new key for another request.`);
+          }
+          return { transfer: first, created: false };
+        }
+      }
       return charge(this.db, input);
     } finally {
       admission.reservation.release();
