@@ -6,7 +6,7 @@ import { errorBody, fail, routeNotFound, SkeinError, statusOf } from './errors';
 import { registerHostCheck } from './plugins/host-check';
 import { registerAuth } from './plugins/auth';
 import { MAX_HEADER_BYTES, MAX_PARAM_CHARS, registerUrlLimit } from './plugins/limits';
-import { clientErrorHandler, frameworkErrors } from './plugins/malformed-requests';
+import { clientErrorHandler, frameworkErrors, refuseConnect, refuseExpectation } from './plugins/malformed-requests';
 import { registerReadRoutes } from './routes/reads';
 import { registerMetering } from './plugins/metering';
 import { registerAccountRoutes } from './routes/account';
@@ -48,13 +48,19 @@ export async function buildHttpApp(engine: Engine, options: HttpAppOptions = {})
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
     // Header and URL limits (plugins/limits.ts); parser-level refusals answer in the spec's body.
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // requireHostHeader off: Node would refuse an HTTP/1.1 request without Host itself, with a bare
+    // 400 and no body; the host check (plugins/host-check.ts) refuses it instead, in the spec's body.
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     clientErrorHandler,
     frameworkErrors,
     // The real service's paths (/twitter/...) that a spec route serves are routed to it (routes/twitter-paths.ts).
     rewriteUrl: (req) => rewriteTwitterPath(req.method, req.url ?? '/'),
   });
 
+  // Neither reaches Fastify: Node hands CONNECT to 'connect' listeners (or drops it unanswered) and
+  // an unknown Expect to 'checkExpectation' ones (or answers a bare 417).
+  app.server.on('connect', refuseConnect);
+  app.server.on('checkExpectation', refuseExpectation);
   registerHostCheck(app, options.extraHosts ?? new Set());
   registerUrlLimit(app);
 
