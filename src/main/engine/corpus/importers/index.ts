@@ -11,6 +11,7 @@ import { type Container, detectFile, detectText } from './detect';
 import { importValue, isFatal, type RecordContext, shapeOf, type Tally } from './records';
 import { emptyReport, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
 import { jsonLines, jsonValues, MAX_RECORD_CHARS, type RawRecord } from './scan';
+import { NESTING_REASON, nestsTooDeep } from './nesting';
 import { upsertTweet } from '../write/tweet';
 
 // `skein import FILE|DIR...`: every file is detected from its content, read as a stream (flat
@@ -105,6 +106,32 @@ async function importPath(run: Run, path: string): Promise<void> {
     return;
   }
   if (info.isDirectory()) return importDirectory(run, path);
+  try {
+    await importFile(run, path, info);
+  } catch (err) {
+    // Backstop: a stack overflow (RangeError) is about this file's content, never the disk or the
+    // database, so it stops this file only and the next files are still imported. nesting.ts
+    // refuses the one known cause (deep nesting) record by record before it gets here.
+    if (!(err instanceof RangeError)) throw err;
+    stopFile(run, path, err);
+  }
+}
+
+/**
+ * A file stopped part-way: its batch in progress was rolled back (flush) though already counted,
+ * earlier batches stay. Only for failures outside a record (each record has its own catch), so no
+ * line is named (0, as for a zip entry).
+ */
+function stopFile(run: Run, path: string, err: RangeError): void {
+  run.queue = [];
+  run.queuedChars = 0;
+  problem(run.report, 'file stopped', { file: path, line: 0, message: `stopped, the rest of the file was not imported: ${err.message}` });
+  const entry = run.report.files.filter((f) => f.file === path).pop();
+  if (!entry) run.report.files.push({ file: path, format: `not imported: ${err.message}`, records: 0 });
+  else entry.format = entry.format ? `${entry.format}, stopped: ${err.message}` : `not imported: ${err.message}`;
+}
+
+async function importFile(run: Run, path: string, info: { size: number; mtimeMs: number }): Promise<void> {
   const container = await detectFile(path);
   if (container.kind === 'zip') return importZip(run, path);
   if (container.kind === 'archive-js' && ARCHIVE_TWEETS.test(path.replaceAll('\\', '/'))) {
@@ -194,8 +221,16 @@ function progressOf(run: Run, file: string, size: number): (bytes: number) => vo
   };
 }
 
-/** One record's JSON, ids exact; a malformed record is reported with its line, counted, and skipped. */
+/**
+ * One record's JSON, ids exact; a malformed record, or one nested too deep for the code after the
+ * parse (nesting.ts), is reported with its line, counted, and skipped.
+ */
 function parseRecord(run: Run, file: string, rec: RawRecord): { value: unknown } | undefined {
+  if (nestsTooDeep(rec.text)) {
+    problem(run.report, NESTING_REASON, { file, line: rec.line, message: `${NESTING_REASON} (arrays or objects inside each other): not a post, article or space` });
+    run.records++;
+    return undefined;
+  }
   try {
     return { value: parseJsonExact(rec.text) };
   } catch (err) {
@@ -247,8 +282,10 @@ async function importStream(run: Run, file: string, container: Container, open: 
     const parsed = parseRecord(run, file, rec);
     if (!parsed) return;
     const { value } = parsed;
-    if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
     try {
+      // shapeOf inside the try: it walks nested arrays, and a stack overflow there (a RangeError,
+      // not fatal) refuses this record rather than ending the import.
+      if (!entry.format) entry.format = `${shapeOf(value)} (${containerName})`;
       importValue(ctx, value);
     } catch (err) {
       if (isFatal(err)) throw err;
