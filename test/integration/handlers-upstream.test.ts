@@ -5,7 +5,7 @@ import { EventHub } from '../../src/main/engine/handlers/event-hub';
 import type { UpstreamKeyStore } from '../../src/main/engine/handlers/upstream';
 import { revokeKey } from '../../src/main/engine/keys';
 import { DEFAULT_PRICE_PER_ITEM_USD, envKeySource, keychainKeySource, maskKey, sessionKeySource, UPSTREAM_KEY_ENV } from '../../src/main/engine/upstream';
-import { AUTHOR_ID, DETAIL_ID, REPLY_ID } from '../fixtures/api-corpus';
+import { AUTHOR_ID, DETAIL_ID, OTHER_POST_ID, REPLY_ID } from '../fixtures/api-corpus';
 import { testEngine } from '../helpers/engine';
 import { upstreamSkein } from '../helpers/upstream-skein';
 
@@ -158,6 +158,46 @@ describe('handlers: the upstream source in Settings', () => {
     expect((await h['timeline.page']({ user_id: AUTHOR_ID, kind: 'tweets' })).tweets.length).toBe(20);
     await expect(h['post.get']({ id: REPLY_ID })).rejects.toMatchObject({ code: 'not_found' });
     expect(spentLines(engine)).toBe(lines + 1);
+  });
+
+  it("the app's search reads through the upstream: pages fill the corpus, the next page follows, a repeat costs nothing", async () => {
+    const a = await upstreamSkein();
+    const { engine, h } = appOf();
+    const query = `from:user${AUTHOR_ID.slice(-4)}`; // the fixture's screen names
+    expect((await h['search.page']({ query, type: 'Latest' })).tweets).toEqual([]); // offline: the empty corpus
+    await h['upstream.set']({ url: a.server.url, profile: 'spec', mode: 'cache-first' });
+    await h['upstream.setKey']({ key: a.key });
+    const direct = async (cursor?: string) =>
+      (await a.server.request(`/social/search?query=${encodeURIComponent(query)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: a.key })).json() as {
+        next_cursor: string;
+        tweets: { id_str: string }[];
+      };
+    const first = await h['search.page']({ query, type: 'Latest' });
+    const onA = await direct();
+    expect(first.tweets.map((t) => t.id_str)).toEqual(onA.tweets.map((t) => t.id_str));
+    expect(first.tweets.length).toBe(20);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await h['search.page']({ query, type: 'Latest', cursor: first.next_cursor });
+    expect(second.tweets.map((t) => t.id_str)).toEqual((await direct(onA.next_cursor)).tweets.map((t) => t.id_str));
+    const lines = spentLines(engine);
+    expect(lines).toBe(2);
+    expect((await h['search.page']({ query, type: 'Latest' })).tweets.map((t) => t.id_str)).toEqual(first.tweets.map((t) => t.id_str));
+    expect(spentLines(engine)).toBe(lines);
+  });
+
+  it("the app's reply tree through the upstream: the post and its conversation's newest page are fetched, then shown from the corpus", async () => {
+    const a = await upstreamSkein();
+    const { engine, h } = appOf();
+    await h['upstream.set']({ url: a.server.url, profile: 'spec', mode: 'cache-first' });
+    await h['upstream.setKey']({ key: a.key });
+    const tree = await h['post.replies']({ id: OTHER_POST_ID });
+    const onA = a.engine.db.prepare('SELECT id FROM posts WHERE in_reply_to_status_id = ? ORDER BY id DESC').safeIntegers(true).pluck().all(BigInt(OTHER_POST_ID)) as bigint[];
+    expect(onA.length).toBeGreaterThan(0);
+    expect(tree.levels[0]!.tweets.map((t) => t.id_str)).toEqual(onA.map(String)); // 10 replies: one page
+    const lines = spentLines(engine);
+    expect(lines).toBe(2); // the post, the page
+    await h['post.replies']({ id: OTHER_POST_ID });
+    expect(spentLines(engine)).toBe(lines);
   });
 
   it('an upstream that refuses the key: a read of what is not stored is a clear upstream error, not an internal one', async () => {

@@ -6,7 +6,8 @@ import { findUserByRef, parseUserRef } from '../reads/user-profile';
 import { toJson } from '../serialize';
 import type { PostRow } from '../serialize/rows';
 import { timelineTweet, userObject } from '../serialize/tweet';
-import { ensureArticle, ensurePost, ensureSpace, ensureUser, timelineVia } from '../upstream/fetch-reads';
+import { readSearch } from '../search';
+import { ensureArticle, ensurePost, ensureSpace, ensureUser, searchVia, timelineVia } from '../upstream/fetch-reads';
 import { modeOf } from '../upstream/gateway';
 import type { Requester } from '../upstream/spend';
 import { idArg, oneOf, optionalTextArg, record, textArg } from './validate';
@@ -14,8 +15,9 @@ import { jsonSafe } from './wire';
 
 // The app's reads of the analyst's own corpus are free and not rate limited (credits and the limit
 // meter API users: scripts). What bounds them is the size of one answer: a page of 20, a reply
-// tree's caps below, a detail. With an upstream set (Settings > Sources), timelines, details and
-// user lookups go through it as its mode says (upstream/fetch-reads.ts), booked as the app's spend;
+// tree's caps below, a detail. With an upstream set (Settings > Sources), timelines, details, user
+// lookups and a reply tree's newest page go through it as its mode says (upstream/fetch-reads.ts),
+// booked as the app's spend;
 // offline they stay synchronous local reads, exactly as before.
 
 const APP: Requester = { via: 'app' };
@@ -94,8 +96,22 @@ export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail | Promise
  * works for any post, not only a conversation's root. Each level is capped (REPLIES_PER_LEVEL);
  * `truncated` says so.
  */
-export function replyTree(engine: Engine, raw: unknown): ReplyTree {
+export function replyTree(engine: Engine, raw: unknown): ReplyTree | Promise<ReplyTree> {
   const id = idArg(record(raw), 'id');
+  if (!viaUpstream(engine)) return storedReplyTree(engine, id);
+  // Through an upstream: the post, then the newest page of its conversation (the upstream's
+  // search, as a reply job walks it; cached like any page, so reopening the post costs nothing
+  // while it is fresh). The whole conversation is a reply job's work, not a page view's.
+  return ensurePost(engine, APP, id)
+    .then(() => {
+      const conversation = engine.db.prepare('SELECT conversation_id FROM posts WHERE id = ?').safeIntegers(true).pluck().get(BigInt(id)) as bigint | null;
+      const query = `conversation_id:${conversation && conversation !== 0n ? conversation : BigInt(id)}`;
+      return searchVia(engine, APP, query, 'Latest', undefined, () => readSearch(engine, { query, type: 'Latest' }));
+    })
+    .then(() => storedReplyTree(engine, id));
+}
+
+function storedReplyTree(engine: Engine, id: string): ReplyTree {
   const root = BigInt(id);
   const exists = engine.db.prepare('SELECT 1 FROM posts WHERE id = ?').safeIntegers(true).get(root);
   if (!exists) throw fail.notFound(`Tweet ${id} was not found.`);

@@ -1,8 +1,10 @@
 import type { TimelinePage, Tweet } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { findPost } from '../reads';
-import { searchPage } from '../search';
+import { readSearch, searchPage } from '../search';
 import { timelineTweet } from '../serialize/tweet';
+import { searchVia } from '../upstream/fetch-reads';
+import { modeOf } from '../upstream/gateway';
 import { oneOf, optionalTextArg, record, textArg } from './validate';
 import { jsonSafe } from './wire';
 
@@ -11,13 +13,22 @@ const PAGE_SIZE = 20;
 /**
  * One page of search results for the app, like the synchronous search extension: 20 posts in the
  * timeline shape (free for the app, like its other reads; the page size is its bound). The cursor
- * is the search's keyset string; the app holds it only between two pages of its own view.
+ * is the search's keyset string; the app holds it only between two pages of its own view. With an
+ * upstream set, the page goes through it as the mode says (as GET /social/search does), booked as
+ * the app's spend; its cursor is then a sealed page cursor.
  */
-export function searchResults(engine: Engine, raw: unknown): TimelinePage {
+export function searchResults(engine: Engine, raw: unknown): TimelinePage | Promise<TimelinePage> {
   const args = record(raw);
   const query = textArg(args, 'query', 1024);
   const type = oneOf(args, 'type', ['Latest', 'Top'] as const, 'Latest');
   const cursor = optionalTextArg(args, 'cursor', 256) ?? null;
+  if (modeOf(engine) !== 'offline') {
+    const local = () => readSearch(engine, { query, type, ...(cursor === null ? {} : { cursor }) });
+    return searchVia(engine, { via: 'app' }, query, type, cursor ?? undefined, local).then(({ result }) => {
+      const page = result.value;
+      return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
+    });
+  }
   const page = searchPage(engine.db, { query, type, cursor, limit: PAGE_SIZE });
   const tweets: Tweet[] = [];
   for (const id of page.ids) {
