@@ -126,6 +126,21 @@ describe.each(PROFILES)('reads through the upstream, profile %s', (profile, pref
     expectBooksAgree(p);
   });
 
+  it('identical reads at the same moment share one request to A and one charge', async () => {
+    const p = await gatewayPair({ profile });
+    for (const read of [path.tweet(DETAIL_ID), path.user(OTHER_ID), path.timeline('tweets', AUTHOR_ID), path.search('mentions')]) {
+      const asked = p.tap.seen.length;
+      const paid = p.charged().length;
+      const answers = await Promise.all([p.get(read), p.get(read), p.get(read)]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(answers.map((r) => withoutCursor(r.text))).toEqual(Array(3).fill(withoutCursor(answers[0]!.text)));
+      // One of them fetched; the others waited for it and were served what it stored.
+      expect(answers.map((r) => r.source).sort()).toEqual(['cache', 'cache', 'upstream']);
+      expect([read, p.tap.seen.length - asked, p.charged().length - paid]).toEqual([read, 1, 1]);
+    }
+    expectBooksAgree(p);
+  });
+
   it("mode 'refresh' always fetches; mode 'offline' never asks A, and local reads still work", async () => {
     const p = await gatewayPair({ profile, mode: 'refresh' });
     const timeline = path.timeline('tweets-and-replies', AUTHOR_ID);

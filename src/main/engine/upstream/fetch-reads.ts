@@ -10,7 +10,7 @@ import { parseUserRef } from '../reads/user-profile';
 import { tweetObject, type JsonObject } from '../serialize/tweet';
 import type { FreshKind } from './config';
 import { UpstreamError } from './errors';
-import { asClientError, fetchBilled, isFresh, modeOf, pathsOf, type GatewayEngine, type Served } from './gateway';
+import { asClientError, fetchBilled, isFresh, sharedFetch, modeOf, pathsOf, type GatewayEngine, type Served } from './gateway';
 import { isPageCursor, pageByRequest, pageOfCursor, sealPageCursor, storePage, type UpstreamPage } from './pages';
 import type { Requester } from './spend';
 
@@ -40,11 +40,14 @@ async function ensureOne(
   if (modeOf(engine) === 'offline') return 'local';
   if (storedAtMs !== undefined && isFresh(engine, kind, storedAtMs)) return 'cache';
   try {
-    await fetchBilled(engine, who, path(), 1, (body, now) => {
-      store(body, now);
-      return { items: 1, result: undefined };
-    });
-    return 'upstream';
+    const fetch = sharedFetch(engine, path(), () =>
+      fetchBilled(engine, who, path(), 1, (body, now) => {
+        store(body, now);
+        return { items: 1, result: undefined };
+      }),
+    );
+    await fetch.promise;
+    return fetch.joined ? 'cache' : 'upstream';
   } catch (err) {
     if (storedAtMs !== undefined && err instanceof UpstreamError) return 'stale';
     throw asClientError(err);
@@ -144,8 +147,9 @@ async function pageVia(
     return { result: local(), served: 'local' };
   }
   try {
-    const page = await fetchBilled(engine, who, path, PAGE_ITEMS_HELD, (body, now) => storeTweetPage(engine, path, body, now));
-    return { result: serve(engine, page), served: 'upstream' };
+    const fetch = sharedFetch(engine, path, () => fetchBilled(engine, who, path, PAGE_ITEMS_HELD, (body, now) => storeTweetPage(engine, path, body, now)));
+    const page = await fetch.promise;
+    return { result: serve(engine, page), served: fetch.joined ? 'cache' : 'upstream' };
   } catch (err) {
     if (err instanceof UpstreamError) {
       if (stored) return { result: serve(engine, stored), served: 'stale' };

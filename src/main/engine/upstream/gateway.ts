@@ -109,6 +109,22 @@ export async function fetchBilled<T>(
 }
 
 /**
+ * Identical reads at the same moment share one upstream request: without it two clients asking for
+ * the same page together both missed the cache, and both were fetched and paid for. Per database
+ * connection (one process's engine); `joined` tells the caller its answer cost nothing.
+ */
+const inFlight = new WeakMap<object, Map<string, Promise<unknown>>>();
+export function sharedFetch<T>(engine: Pick<GatewayEngine, 'db'>, path: string, run: () => Promise<T>): { promise: Promise<T>; joined: boolean } {
+  let paths = inFlight.get(engine.db);
+  if (!paths) inFlight.set(engine.db, (paths = new Map()));
+  const running = paths.get(path) as Promise<T> | undefined;
+  if (running) return { promise: running, joined: true };
+  const promise = run().finally(() => paths.delete(path));
+  paths.set(path, promise);
+  return { promise, joined: false };
+}
+
+/**
  * An upstream failure as the error a client of ours gets. The spec's 500 is "the data could not be
  * obtained; retry later" (section 7): that is every failure of the upstream itself. Its answers
  * about the request (404, 403, 422) keep their meaning.
