@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKey, revokeKey } from '../../src/main/engine/keys';
-import { bookSpend, getUpstreamConfig } from '../../src/main/engine/upstream';
+import { bookSpend, getUpstreamConfig, setUpstreamConfig, UPSTREAM_KEY_ACCOUNT, UPSTREAM_KEY_ENV } from '../../src/main/engine/upstream';
+import { gatherShowFacts, showText } from '../../src/main/cli/upstream-show';
+import type { Keychain } from '../../src/main/platform/keychain';
 import { runCli as run } from '../helpers/cli';
 import { testEngine } from '../helpers/engine';
 import { tempDir } from '../helpers/temp';
@@ -302,5 +304,29 @@ describe('skein upstream', () => {
     expect(refused.code).toBe(0);
     expect(refused.out).toMatch(/^Balance: +not available: The upstream refused the API key \(HTTP 401\)/m);
     expect(refused.out).not.toContain(a.key);
+  });
+});
+
+describe('skein upstream show: where the key comes from', () => {
+  it('names the keychain when the key is there, SKEIN_UPSTREAM_KEY when only the environment has one, and nothing without a key', async () => {
+    const b = testEngine();
+    setUpstreamConfig(b.db, { url: 'https://example.org', profile: 'spec' }, b.clock.nowMs());
+    const stored = new Map<string, string>();
+    const keychain: Keychain = {
+      get: async (account) => stored.get(account) ?? null,
+      set: async (account, secret) => void stored.set(account, secret),
+      delete: async (account) => stored.delete(account),
+    };
+    const keyOf = async () => {
+      const facts = await gatherShowFacts(b, keychain, false);
+      return { key: facts.key, text: showText(facts).find((l) => l.startsWith('Key')) };
+    };
+    vi.stubEnv(UPSTREAM_KEY_ENV, 'sk_from_the_environment_0001');
+    expect(await keyOf()).toMatchObject({ key: { present: true, masked: 'sk_…0001', source: 'environment', keychain: true }, text: expect.stringContaining(`sk_…0001 from ${UPSTREAM_KEY_ENV}`) });
+    stored.set(UPSTREAM_KEY_ACCOUNT, 'sk_in_the_os_keychain_0002');
+    expect(await keyOf()).toMatchObject({ key: { masked: 'sk_…0002', source: 'keychain' }, text: expect.stringContaining('sk_…0002 in the OS keychain') });
+    stored.clear();
+    vi.stubEnv(UPSTREAM_KEY_ENV, '');
+    expect(await keyOf()).toMatchObject({ key: { present: false, masked: null, source: null }, text: expect.stringContaining('none (not in the OS keychain)') });
   });
 });

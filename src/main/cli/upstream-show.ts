@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine';
 import { listKeys } from '../engine/keys';
 import {
-  FRESH_KINDS, getUpstreamConfig, keychainKeySource, maskKey, spendTotals, spentOfBudget, upstreamClient, UPSTREAM_KEY_ENV,
+  cleanKey, FRESH_KINDS, getUpstreamConfig, keychainKeySource, maskKey, spendTotals, spentOfBudget, upstreamClient, UPSTREAM_KEY_ACCOUNT, UPSTREAM_KEY_ENV,
   type SpendTotals, type UpstreamBalance, type UpstreamConfig,
 } from '../engine/upstream';
 import type { Keychain } from '../platform/keychain';
@@ -19,7 +19,8 @@ export interface ShowFacts {
   spentOfBudgetItems: number;
   /** api user id → name, for the per-user totals. */
   userNames: Map<number, string>;
-  key: { present: boolean; masked: string | null; source: 'keychain' | 'environment'; keychain: boolean };
+  /** source: where the key in use comes from (the keychain wins over SKEIN_UPSTREAM_KEY); null without one. */
+  key: { present: boolean; masked: string | null; source: 'keychain' | 'environment' | null; keychain: boolean };
   /** Only with --balance: what the upstream said, or why it could not be asked. */
   balance?: { ok: true; value: UpstreamBalance } | { ok: false; reason: string };
 }
@@ -38,6 +39,8 @@ export async function gatherShowFacts(engine: Engine, keychain: Keychain | null,
     }
   }
   const key = await keySource.get();
+  const inKeychain = keychain ? cleanKey((await keychain.get(UPSTREAM_KEY_ACCOUNT).catch(() => null)) ?? '') !== null : false;
+  const source = key === null ? null : inKeychain ? 'keychain' : 'environment';
   const nowMs = engine.clock.nowMs();
   const config = getUpstreamConfig(engine.db);
   return {
@@ -46,7 +49,7 @@ export async function gatherShowFacts(engine: Engine, keychain: Keychain | null,
     totals: spendTotals(engine.db, nowMs),
     spentOfBudgetItems: config ? spentOfBudget(engine.db, config) : 0,
     userNames: new Map(listKeys(engine.db).map((u) => [u.id, u.name])),
-    key: { present: key !== null, masked: key === null ? null : maskKey(key), source: keychain ? 'keychain' : 'environment', keychain: keychain !== null },
+    key: { present: key !== null, masked: key === null ? null : maskKey(key), source, keychain: keychain !== null },
     ...(balance ? { balance } : {}),
   };
 }
@@ -149,7 +152,8 @@ export function showText(facts: ShowFacts): string[] {
   const k = facts.key;
   const missing = k.keychain ? 'not in the OS keychain' : `no keychain here: set ${UPSTREAM_KEY_ENV}`;
   const checked = config.keyCheckedAtMs ? ` (${iso(config.keyCheckedAtMs)})` : '';
-  out.push(line('Key', `${k.masked ?? `none (${missing})`}, status ${config.keyStatus}${checked}${config.keyMessage ? `: ${config.keyMessage}` : ''}`));
+  const from = k.source === 'environment' ? ` from ${UPSTREAM_KEY_ENV}` : k.source === 'keychain' ? ' in the OS keychain' : '';
+  out.push(line('Key', `${k.masked === null ? `none (${missing})` : `${k.masked}${from}`}, status ${config.keyStatus}${checked}${config.keyMessage ? `: ${config.keyMessage}` : ''}`));
   if (facts.balance) {
     const ours = budget ? `ours: ${budget.left} items (${cost(budget.left)}) left of the budget` : `ours: no budget, ${t.all.items} items (${cost(t.all.items)}) spent in all`;
     if (facts.balance.ok) {
