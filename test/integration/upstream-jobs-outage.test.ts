@@ -65,7 +65,7 @@ describe('a job through an upstream that is down for hours', () => {
     const outageStart = new Date(t.b.clock.nowMs()).toISOString().slice(0, 19).replace('T', ' ');
     const attempts = getJob(t.b.db, jobId)!.attempts;
     const paused = await jobStatus(t.bServer.url, t.bKey.key, jobId);
-    expect(paused.message).toMatch(/^Retrying after: Waiting for the upstream \(unavailable since .* UTC; next try at .* UTC\): .*HTTP 500 The platform is having a bad day\..*resumes at page \d+, after the pages it stored/);
+    expect(paused.message).toMatch(/^Retrying after: Waiting for the upstream \(unavailable since .* UTC; next try at .* UTC\): .*HTTP 500 The platform is having a bad day\..*resumes at page \d+, after the \d+ pages it stored/);
     const pagesBefore = paused.upstream!.pages;
     // Six hours of outage: far more tries than the job's 5 attempts, none of them used.
     let tries = 0;

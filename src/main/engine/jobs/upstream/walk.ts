@@ -160,7 +160,9 @@ function asJobError(ctx: WalkContext, jobId: number, walk: WalkRow, err: unknown
   if (walk.paused_since_ms === null) ctx.db.prepare('UPDATE job_upstream SET paused_since_ms = ? WHERE job_id = ?').run(sinceMs, jobId);
   const pauseMs = Math.min(PAUSE_MAX_MS, Math.max(PAUSE_MIN_MS, lastedMs));
   return new TransientJobError(
-    `Waiting for the upstream (unavailable since ${utcTime(sinceMs)}; next try at ${utcTime(nowMs + pauseMs)}): ${err.message} The job resumes at page ${page}, after the pages it stored.`,
+    `Waiting for the upstream (unavailable since ${utcTime(sinceMs)}; next try at ${utcTime(nowMs + pauseMs)}): ${err.message} ${
+      walk.pages === 0 ? 'The job starts at its first page once the upstream answers.' : `The job resumes at page ${page}, after the ${walk.pages} pages it stored.`
+    }`,
     pauseMs,
   );
 }
