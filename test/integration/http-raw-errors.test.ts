@@ -62,6 +62,19 @@ describe('raw HTTP refusals answer in the spec body', () => {
     expect(foreign.statusLine).toMatch(/^HTTP\/1\.1 403 /);
   });
 
+  it('two Host headers are a 400, and an absolute-form target naming a foreign host a 403, whatever the Host header says', async () => {
+    const { port, key } = await setup();
+    const twice = parse(await raw(port, `GET /social/tweets/${DETAIL_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+    expect(twice.statusLine).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twice.body.message).toMatch(/More than one Host header/);
+    const absolute = parse(await raw(port, `GET http://evil.example/social/tweets/${DETAIL_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+    expect(absolute.statusLine).toMatch(/^HTTP\/1\.1 403 /);
+    expect(absolute.body.message).toMatch(/Forbidden host/);
+    // An absolute-form target naming a loopback host passes the check (and is routed as Fastify routes it).
+    const loopback = await raw(port, `GET http://127.0.0.1:${port}/social/tweets/${DETAIL_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    expect(loopback).not.toMatch(/^HTTP\/1\.1 403 /);
+  });
+
   it('CONNECT: 405 with Allow, then the connection closes', async () => {
     const { port, server, key } = await setup();
     const answer = parse(await raw(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));

@@ -18,6 +18,20 @@ export function isLoopbackHost(hostHeader: string | undefined, extraHosts: Reado
 
 const MISSING_HOST = 'Missing Host header: Skein answers only requests addressed to a loopback name such as 127.0.0.1 or localhost.';
 
+const TWO_HOSTS = 'More than one Host header: a request names one host (RFC 9112 3.2).';
+
+function hostHeaders(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
+/** The host[:port] of an absolute-form target; undefined when it is not one (refused as foreign). */
+function authorityOf(target: string): string | undefined {
+  const m = /^https?:\/\/([^/?#]*)/i.exec(target);
+  return m?.[1] || undefined;
+}
+
 /**
  * DNS rebinding defence: a web page on evil.example can resolve its own name to 127.0.0.1 and
  * then talk to us with Host: evil.example. Only loopback names (and names the user explicitly
@@ -33,6 +47,18 @@ export function registerHostCheck(app: FastifyInstance, extraHosts: ReadonlySet<
       // request goes no further (done is not called).
       void reply.code(400).type('application/json; charset=utf-8').send(errorBody(MISSING_HOST));
       return;
+    }
+    // Node keeps the first of two Host headers; RFC 9112 3.2 requires a 400 for more than one, and
+    // a proxy or browser that sent both must not be served as whichever came first.
+    if (hostHeaders(request.raw.rawHeaders) > 1) {
+      void reply.code(400).type('application/json; charset=utf-8').send(errorBody(TWO_HOSTS));
+      return;
+    }
+    // An absolute-form target (`GET http://evil.example/... HTTP/1.1`) names its own host, which
+    // wins over the Host header (RFC 9112 3.2.2): it must be a loopback name as well.
+    const target = request.raw.url ?? '/';
+    if (!target.startsWith('/') && !isLoopbackHost(authorityOf(target), extraHosts)) {
+      throw new SkeinError('forbidden', 'Forbidden host: the request names a host that is not a loopback name such as 127.0.0.1 or localhost.');
     }
     if (!isLoopbackHost(request.headers.host, extraHosts)) {
       throw new SkeinError('forbidden', 'Forbidden host: Skein answers only requests addressed to a loopback name such as 127.0.0.1 or localhost.');
