@@ -15,6 +15,7 @@ import { Empty } from './components/States';
 import { WindowDrop } from './components/WindowDrop';
 import { TableBenchView } from './views/dev/TableBenchView';
 import { useDocumentTitle } from './document-title';
+import { useTimeZone } from './stores/time-zone';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -64,10 +65,12 @@ function Routes() {
 }
 
 export function App() {
+  // Dates are formatted during render: a change of the time-zone setting re-renders every view.
+  const zone = useTimeZone((s) => s.zone);
   return (
     <QueryClientProvider client={queryClient}>
       <Layout>
-        <Routes />
+        <Routes key={zone} />
       </Layout>
       <WindowDrop />
     </QueryClientProvider>

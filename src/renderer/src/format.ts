@@ -1,6 +1,25 @@
-// Formatting for people: dates in the analyst's locale and UTC, counts with separators.
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+// Formatting for people: dates in the analyst's locale, in their zone or UTC (a setting,
+// stores/time-zone.ts) with the zone's name shown; counts with separators.
+export type DisplayZone = 'local' | 'utc';
+
+function formatters(zone: DisplayZone) {
+  const timeZone = zone === 'utc' ? { timeZone: 'UTC' } : {};
+  return {
+    // dateStyle cannot be combined with timeZoneName, hence the fields one by one.
+    dateTime: new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', ...timeZone }),
+    dateOnly: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', ...timeZone }),
+  };
+}
+
+let current = formatters('local');
+let currentZone: DisplayZone = 'local';
+
+/** Called by the time-zone setting; the app re-renders its views after it (App.tsx keys them by zone). */
+export function setDisplayZone(zone: DisplayZone): void {
+  if (zone === currentZone) return;
+  currentZone = zone;
+  current = formatters(zone);
+}
 const number = new Intl.NumberFormat();
 const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 
@@ -15,11 +34,11 @@ export function toMs(value: string | number | null | undefined): number | null {
 
 export const fmtDateTime = (value: string | number | null | undefined) => {
   const ms = toMs(value);
-  return ms === null ? '—' : dateTime.format(ms);
+  return ms === null ? '—' : current.dateTime.format(ms);
 };
 export const fmtDate = (value: string | number | null | undefined) => {
   const ms = toMs(value);
-  return ms === null ? '—' : dateOnly.format(ms);
+  return ms === null ? '—' : current.dateOnly.format(ms);
 };
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : number.format(n));
 export const fmtCompact = (n: number | null | undefined) => (n === null || n === undefined ? '—' : compact.format(n));

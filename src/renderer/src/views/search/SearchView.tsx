@@ -10,6 +10,7 @@ import { href, navigate, useRoute } from '../../router';
 import { clip, useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 import { OPERATORS } from './operators';
+import { localZoneName, useTimeZone } from '../../stores/time-zone';
 
 /** Search: the platform's operators over the corpus; syntax errors are underlined where they are. */
 export function SearchView() {
@@ -19,6 +20,7 @@ export function SearchView() {
   useDocumentTitle(q ? `Search: ${clip(q)}` : 'Search');
   const [draft, setDraft] = useState(q);
   const [help, setHelp] = useState(false);
+  const zone = useTimeZone((s) => s.zone);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => setDraft(q), [q]);
   useEffect(() => input.current?.focus(), []);
@@ -59,6 +61,9 @@ export function SearchView() {
           </fieldset>
           <button type="submit">Search</button>
         </div>
+        <p className="muted small zone-note">
+          <code>since:</code> and <code>until:</code> take UTC days; the dates below are shown in {zone === 'utc' ? 'UTC' : localZoneName()} (Settings &gt; Dates and times).
+        </p>
         {help ? (
           <ul className="operator-help" aria-label="Search operators">
             {OPERATORS.map((o) => (

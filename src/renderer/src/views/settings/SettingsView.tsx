@@ -1,6 +1,7 @@
 import { PageHeader } from '../../components/Layout';
 import { useDocumentTitle } from '../../document-title';
 import { RemoteImagesSection } from './RemoteImagesSection';
+import { TimeZoneSection } from './TimeZoneSection';
 import { SourcesSection } from './SourcesSection';
 import { DataSection } from './DataSection';
 import { KeysSection } from './KeysSection';
@@ -17,6 +18,7 @@ export function SettingsView() {
       <UsersSection />
       <WebhookSection />
       <DataSection />
+      <TimeZoneSection />
       <RemoteImagesSection />
     </div>
   );
