@@ -22,9 +22,11 @@ async function setup() {
   const server = await startServer(engine, { rendererDir });
   const page = await server.request('/');
   const token = /<meta name="skein-token" content="([0-9a-f]{64})"/.exec(page.text)?.[1] ?? '';
+  // The page sets the events stream's cookie: `skein-session-<port>=<token>` (a script sends it back as a header).
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0]!;
   const rpc = (name: string, args: unknown, headers: Record<string, string> = { 'x-skein-token': token }) =>
     server.request(`/app/rpc/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
-  return { engine, tour, server, page, token, rpc };
+  return { engine, tour, server, page, token, rpc, cookie };
 }
 
 describe('app RPC over HTTP (headless mode)', () => {
@@ -85,10 +87,10 @@ describe('app RPC over HTTP (headless mode)', () => {
   });
 
   it('streams engine events to the page as server-sent events', async () => {
-    const { server, token, engine } = await setup();
-    const url = new URL(`${server.url}/app/events?token=${token}`);
+    const { server, engine, cookie } = await setup();
+    const url = new URL(`${server.url}/app/events`);
     const received = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(url, (res) => {
+      const req = httpRequest(url, { headers: { cookie } }, (res) => {
         expect(res.headers['content-type']).toContain('text/event-stream');
         let text = '';
         res.on('data', (d: Buffer) => {
@@ -113,15 +115,31 @@ describe('app RPC over HTTP (headless mode)', () => {
     expect(received).toMatch(/event: inbox.received\ndata: \{"id":\d+,"received_ms":1,"body":"\{\\"event\\":\\"job_finished\\"\}"\}/);
   });
 
-  it('refuses the event stream without the token', async () => {
-    const { server } = await setup();
-    expect((await server.request('/app/events?token=nope')).status).toBe(403);
+  it('refuses the event stream without the session cookie; a token in the URL is not taken', async () => {
+    const { server, token, cookie } = await setup();
+    expect(cookie).toMatch(new RegExp(`^skein-session-${new URL(server.url).port}=${token}$`));
+    expect((await server.request('/app/events')).status).toBe(403);
+    expect((await server.request(`/app/events?token=${token}`)).status).toBe(403);
+    expect((await server.request('/app/events', { headers: { cookie: cookie.replace(/=.*/, '=nope') } })).status).toBe(403);
+  });
+
+  it('gives the current session to its own page (a tab open across a restart), never to another site', async () => {
+    const { server, token } = await setup();
+    const session = await server.request('/app/session', { headers: { 'x-skein-session': '1' } });
+    expect(session.status).toBe(200);
+    expect(session.json()).toEqual({ value: { token } });
+    expect(session.headers.get('set-cookie')).toMatch(/^skein-session-\d+=[0-9a-f]{64}; Path=\/app\/events; HttpOnly; SameSite=Strict$/);
+    expect(session.headers.get('cache-control')).toBe('no-store');
+    // Without the custom header (all a foreign page can send without a preflight), or cross-site: refused.
+    expect((await server.request('/app/session')).status).toBe(403);
+    expect((await server.request('/app/session', { headers: { 'x-skein-session': '1', 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect((await server.request('/app/session', { headers: { 'x-skein-session': '1', origin: 'http://evil.example' } })).status).toBe(403);
   });
 
   it('ends open event streams when the server closes, so a stop never waits for a browser tab', async () => {
-    const { server, token } = await setup();
+    const { server, cookie } = await setup();
     const ended = new Promise<string>((resolve, reject) => {
-      const req = httpRequest(new URL(`${server.url}/app/events?token=${token}`), (res) => {
+      const req = httpRequest(new URL(`${server.url}/app/events`), { headers: { cookie } }, (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
         res.on('end', () => resolve(text));

@@ -1,4 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useConnection } from './api/connection';
 import { useEngineEvents } from './api/events';
 import { Layout } from './components/Layout';
 import { useRoute } from './router';
@@ -64,6 +66,16 @@ function Routes() {
   }
 }
 
+/** After the server came back (a restart, headless mode), every view asks again: events were missed meanwhile. */
+function RefreshOnReconnect() {
+  const reconnections = useConnection((s) => s.reconnections);
+  const client = useQueryClient();
+  useEffect(() => {
+    if (reconnections > 0) void client.invalidateQueries();
+  }, [reconnections, client]);
+  return null;
+}
+
 export function App() {
   // Dates are formatted during render: a change of the time-zone setting re-renders every view.
   const zone = useTimeZone((s) => s.zone);
@@ -73,6 +85,7 @@ export function App() {
         <Routes key={zone} />
       </Layout>
       <WindowDrop />
+      <RefreshOnReconnect />
     </QueryClientProvider>
   );
 }

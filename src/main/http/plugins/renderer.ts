@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sessionCookie } from '../routes/app-rpc';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,14 +27,17 @@ export async function registerRenderer(app: FastifyInstance, rendererDir: string
   const page = sessionToken
     ? template.replace('<head>', `<head>\n    <meta name="skein-token" content="${sessionToken.replace(/[^0-9a-f]/g, '')}" />`)
     : template;
-  const sendPage = (_request: unknown, reply: FastifyReply) =>
-    reply
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    // The events stream's session cookie comes with the page (routes/app-rpc.ts).
+    if (sessionToken) void reply.header('set-cookie', sessionCookie(request, sessionToken));
+    return reply
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(page);
+  };
   app.get('/', sendPage);
   await app.register(fastifyStatic, {
     root: rendererDir,

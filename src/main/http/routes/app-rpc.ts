@@ -18,6 +18,7 @@ import { statusOf } from '../../engine/errors';
 // global Host check (DNS rebinding).
 
 export const TOKEN_HEADER = 'x-skein-token';
+export const SESSION_HEADER = 'x-skein-session';
 const RPC_BODY_LIMIT_BYTES = 256 * 1024;
 // Imports can be multi-gigabyte archives; past this a file should be imported with `skein import`.
 const UPLOAD_LIMIT_BYTES = 8 * 1024 ** 3;
@@ -36,6 +37,19 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
   app.addHook('preClose', async () => {
     for (const res of streams) res.end();
     streams.clear();
+  });
+  // A tab open across a restart of the server (same data dir, same port) holds the old session's
+  // token: it asks here for the current one, as reloading the page would, and goes on. Same
+  // protection as the page itself: the Host check (DNS rebinding), no cross-site browser request,
+  // and a custom header, which a foreign page could only send after a CORS preflight we never allow.
+  app.get('/app/session', (request, reply) => {
+    const refusal = crossSite(request) ?? (request.headers[SESSION_HEADER] === '1' ? null : `Forbidden: send the header ${SESSION_HEADER}: 1.`);
+    if (refusal) return sendError(reply, 403, { code: 'forbidden', message: refusal });
+    return reply
+      .header('set-cookie', sessionCookie(request, options.token))
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify({ value: { token: options.token } }));
   });
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
@@ -108,17 +122,45 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
   });
 }
 
-function refuse(request: FastifyRequest, token: string): string | null {
+function crossSite(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== `http://${request.headers.host}`) return 'Forbidden origin: the app API answers only its own page.';
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'Forbidden: cross-site request.';
-  // EventSource cannot set headers: the events stream takes the token in its query string.
-  const given = String(request.headers[TOKEN_HEADER] ?? (request.query as Record<string, unknown>)?.token ?? '');
+  return null;
+}
+
+function refuse(request: FastifyRequest, token: string): string | null {
+  const crossed = crossSite(request);
+  if (crossed) return crossed;
+  // EventSource cannot set headers: the events stream takes the token from the session cookie
+  // (never from the URL, where it would land in histories and logs).
+  const given = String(request.headers[TOKEN_HEADER] ?? cookieOf(request, cookieName(request)) ?? '');
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   if (a.length !== b.length || !timingSafeEqual(a, b)) return 'Forbidden: missing or wrong session token (reload the page).';
   return null;
+}
+
+/**
+ * The session cookie, for the events stream only (Path=/app/events). Cookies are kept per host, not
+ * per port, so the name carries the port: two Skeins on one machine keep their own.
+ */
+export function sessionCookie(request: FastifyRequest, token: string): string {
+  return `${cookieName(request)}=${token}; Path=/app/events; HttpOnly; SameSite=Strict`;
+}
+
+function cookieName(request: FastifyRequest): string {
+  const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80';
+  return `skein-session-${port}`;
+}
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
 }
 
 function sendError(reply: FastifyReply, status: number, error: AppError) {

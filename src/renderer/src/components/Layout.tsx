@@ -2,6 +2,7 @@ import { type ReactNode, useEffect } from 'react';
 import { navigate, useRoute } from '../router';
 import { useUi } from '../stores/ui';
 import { isDesktop } from '../api/transport';
+import { useConnection } from '../api/connection';
 import { Icon } from './Icon';
 
 export const NAV = [
@@ -22,6 +23,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const section = route.parts[0] ?? '';
   const toasts = useUi((s) => s.toasts);
   const dismiss = useUi((s) => s.dismiss);
+  const down = useConnection((s) => s.down);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -63,6 +65,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <div className="sidebar-foot muted small">{isDesktop ? 'Desktop app' : 'Headless mode'}</div>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
+        {down ? (
+          <div className="connection-banner" role="alert">
+            Skein is not answering (was <code>skein serve</code> stopped?). This page reconnects by itself when it is back, and
+            nothing you were looking at is lost.
+          </div>
+        ) : null}
         {children}
       </main>
       <div className="toasts" role="status" aria-live="polite">

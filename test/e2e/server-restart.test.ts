@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium, screenshot } from '../helpers/browser';
+import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
+
+// A tab open while its `skein serve` restarts on the same data dir and port (issue 15 "Restarts
+// and failures"): it says once that the server is away, reconnects by itself, takes the new
+// session, and its live updates resume. The token never travels in a URL.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('a tab survives a restart of its server (headless mode)', () => {
+  let skein: SkeinProcess | undefined;
+  let browser: Browser;
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-restart-'));
+  let port = 0;
+  const start = async () => (skein = await startSkein(dataDir, ['--port', String(port)]));
+
+  beforeAll(async () => {
+    port = await freePort();
+    await start();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await skein?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows one banner while the server is away, reconnects, and gets live updates again', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(r.url()));
+    await page.goto(`${skein!.url}/#/jobs`);
+    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+    const banner = page.locator('.connection-banner');
+    expect(await banner.count()).toBe(0);
+
+    await skein!.stop();
+    await banner.waitFor();
+    // Clicking around while it is away: still one banner.
+    await page.goto(`${skein!.url}/#/settings`);
+    await page.goto(`${skein!.url}/#/jobs`);
+    expect(await banner.count()).toBe(1);
+    await screenshot(page, 'server-away-1440');
+
+    await start();
+    await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    // Live updates again: a job started by a script shows up and its end is announced by the event stream.
+    const created = spawnSync(process.execPath, [builtCli, 'keys', 'create', '--name', 'script', '--credits', '100', '--json', '--data-dir', dataDir], { encoding: 'utf8' });
+    expect(created.status, created.stderr).toBe(0);
+    const key = (JSON.parse(created.stdout) as { key: string }).key;
+    const tour = await (await fetch(`${skein!.url}/social/search?query=${encodeURIComponent('lang:en')}`, { headers: { authorization: `Bearer ${key}` } })).json() as { tweets: unknown[] };
+    expect(tour.tweets.length).toBeGreaterThan(0);
+    const job = await fetch(`${skein!.url}/social/search/asyncJob`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'lang:en', max_count: 5, output_format: 'csv' }),
+    });
+    const { job_id } = (await job.json()) as { job_id: number };
+    await page.locator('.toast', { hasText: `Job ${job_id} finished.` }).waitFor({ timeout: 20_000 });
+    // A call from the page works with the new session (no "Forbidden ... session token").
+    await page.goto(`${skein!.url}/#/settings`);
+    await page.getByRole('heading', { name: 'Sources' }).waitFor();
+    expect(await page.getByText('missing or wrong session token').count()).toBe(0);
+    expect(urls.filter((u) => /[?&]token=/.test(u))).toEqual([]);
+    await page.close();
+  });
+});
