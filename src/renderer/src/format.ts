@@ -32,6 +32,9 @@ export function toMs(value: string | number | null | undefined): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** A date-time column's width: "Oct 31, 2026, 10:57 AM GMT+5:30" whole, at the table's font. */
+export const DATE_TIME_PX = 222;
+
 export const fmtDateTime = (value: string | number | null | undefined) => {
   const ms = toMs(value);
   return ms === null ? '—' : current.dateTime.format(ms);

@@ -29,6 +29,9 @@ export interface DataTableProps<T> {
 
 // Rows rendered beyond the visible ones, so a fast scroll shows no blank band.
 const OVERSCAN_ROWS = 8;
+// The header row (36 px and its 1 px border), sticky at the top of the one scroll box it shares
+// with the rows, so a table scrolled sideways keeps every title over its column.
+const HEADER_PX = 37;
 // "Near the end": this many rows before the last one.
 const END_MARGIN_ROWS = 2;
 
@@ -60,6 +63,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: OVERSCAN_ROWS,
+    // The rows start below the sticky header inside the scroll box.
+    scrollMargin: HEADER_PX,
   });
   const items = virtualizer.getVirtualItems();
   // The last row actually on screen (not the overscan): the next page is asked for when the
@@ -70,10 +75,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
     if (onEndReached && rows.length > 0 && lastVisible >= rows.length - END_MARGIN_ROWS) onEndReached();
   }, [lastVisible, rows.length, onEndReached]);
 
-  const template = table
-    .getVisibleLeafColumns()
+  const visibleColumns = table.getVisibleLeafColumns();
+  const template = visibleColumns
     .map((c) => (c.columnDef.meta as { grow?: boolean } | undefined)?.grow ? `minmax(${c.getSize()}px, 1fr)` : `${c.getSize()}px`)
     .join(' ');
+  // Rows are at least as wide as their columns: scrolled sideways, a row's background and border
+  // run to its last column instead of ending at the box's edge.
+  const minWidth = visibleColumns.reduce((sum, c) => sum + c.getSize(), 0);
 
   // One stable click handler for every row, so a row that stays on screen while scrolling is not
   // re-rendered (BodyRow is memoised): scrolling then only renders the rows coming into view.
@@ -105,52 +113,51 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   return (
     <div className="table" role="table" aria-label={props.label} aria-rowcount={rows.length}>
-      <div className="table-head" role="rowgroup">
-        {table.getHeaderGroups().map((group) => (
-          <div key={group.id} role="row" className="table-row table-header-row" style={{ gridTemplateColumns: template }}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const canSort = header.column.getCanSort();
-              return (
-                <div
-                  key={header.id}
-                  role="columnheader"
-                  className={`cell head-cell ${(header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                >
-                  {canSort ? (
-                    <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                      {sorted ? <span className="sort-mark" aria-hidden="true">{sorted === 'asc' ? '▲' : '▼'}</span> : null}
-                    </button>
-                  ) : (
-                    flexRender(header.column.columnDef.header, header.getContext())
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </div>
       <div
         ref={scrollRef}
         className="table-body"
-        role="rowgroup"
         tabIndex={0}
         onKeyDown={onKeyDown}
-        style={{ height }}
+        style={{ height: height + HEADER_PX }}
         data-testid="table-body"
       >
+        <div className="table-head" role="rowgroup" style={{ minWidth }}>
+          {table.getHeaderGroups().map((group) => (
+            <div key={group.id} role="row" className="table-row table-header-row" style={{ gridTemplateColumns: template }}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                const canSort = header.column.getCanSort();
+                return (
+                  <div
+                    key={header.id}
+                    role="columnheader"
+                    className={`cell head-cell ${cellClass(header.column.columnDef.meta)}`}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                  >
+                    {canSort ? (
+                      <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {sorted ? <span className="sort-mark" aria-hidden="true">{sorted === 'asc' ? '▲' : '▼'}</span> : null}
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
         {rows.length === 0 ? (
           <div className="table-empty">{props.empty ?? 'Nothing here yet.'}</div>
         ) : (
-          <div className="table-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="table-canvas" role="rowgroup" style={{ height: virtualizer.getTotalSize(), minWidth }}>
             {items.map((item) => (
               <BodyRow
                 key={rows[item.index]!.id}
                 row={rows[item.index]!}
                 index={item.index}
-                start={item.start}
+                start={item.start - HEADER_PX}
                 height={rowHeight}
                 template={template}
                 active={item.index === active}
@@ -188,7 +195,7 @@ function BodyRowImpl<T>({ row, index, start, height, template, active, clickable
       onClick={() => onPick(index, row)}
     >
       {row.getVisibleCells().map((cell) => (
-        <div key={cell.id} role="cell" className={`cell ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : ''}`}>
+        <div key={cell.id} role="cell" className={`cell ${cellClass(cell.column.columnDef.meta)}`}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </div>
       ))}
@@ -197,3 +204,9 @@ function BodyRowImpl<T>({ row, index, start, height, template, active, clickable
 }
 
 const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;
+
+/** A column's meta: `numeric` right-aligns it; `sticky` keeps it at the right edge (row actions). */
+function cellClass(meta: unknown): string {
+  const m = meta as { numeric?: boolean; sticky?: boolean } | undefined;
+  return `${m?.numeric ? 'num' : ''} ${m?.sticky ? 'sticky-end' : ''}`;
+}

@@ -1,7 +1,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Tweet } from '../../../shared/contract';
 import { authorLabel } from '../components/author-label';
-import { fmtCompact, fmtDateTime } from '../format';
+import { fmtCompact, fmtDateTime, DATE_TIME_PX } from '../format';
 
 const col = createColumnHelper<Tweet>();
 
@@ -10,7 +10,7 @@ export function tweetColumns({ withAuthor }: { withAuthor: boolean }) {
   return [
     col.accessor('tweet_created_at', {
       header: 'Posted',
-      size: 172,
+      size: DATE_TIME_PX,
       cell: (c) => <time dateTime={c.getValue()}>{fmtDateTime(c.getValue())}</time>,
     }),
     ...(withAuthor

@@ -6,9 +6,10 @@ import { bridge, isDesktop } from '../../api/transport';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { fmtBytes, fmtDateTime, fmtInt } from '../../format';
+import { fmtBytes, fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
 import { navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
+import { UnfinishedFiles } from './UnfinishedFiles';
 
 const col = createColumnHelper<ExportFile>();
 
@@ -25,9 +26,9 @@ export function ExportsView() {
         col.accessor((f) => `${f.format}${f.is_compressed ? ' · zip' : ''}`, { id: 'format', header: 'Format', size: 100 }),
         col.accessor('rows', { header: 'Rows', size: 90, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
         col.accessor('bytes', { header: 'Size', size: 90, meta: { numeric: true }, cell: (c) => fmtBytes(c.getValue()) }),
-        col.accessor('finished_ms', { header: 'Finished', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('finished_ms', { header: 'Finished', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         col.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
-        col.display({ id: 'out', header: '', size: 150, cell: (c) => <FileActions file={c.row.original} /> }),
+        col.display({ id: 'out', header: '', size: 150, meta: { sticky: true }, cell: (c) => <FileActions file={c.row.original} /> }),
       ] as ColumnDef<ExportFile, unknown>[],
     [],
   );
@@ -52,6 +53,7 @@ export function ExportsView() {
         )}
       </section>
       {current ? <Preview file={current} /> : files.data?.length ? <Empty title="Select a file to preview its first rows" /> : null}
+      <UnfinishedFiles />
     </div>
   );
 }

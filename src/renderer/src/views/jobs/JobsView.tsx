@@ -6,7 +6,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { ProgressBar } from '../../components/ProgressBar';
 import { ErrorState } from '../../components/States';
-import { fmtDateTime, fmtDuration, fmtInt } from '../../format';
+import { fmtDateTime, fmtDuration, fmtInt, DATE_TIME_PX } from '../../format';
 import { href } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { JobForm } from './JobForm';
@@ -36,7 +36,7 @@ export function JobsView() {
       [
         col.accessor('job_id', { header: 'Job', size: 64, meta: { numeric: true } }),
         col.accessor((j) => describe(j), { id: 'what', header: 'Collection', size: 220, meta: { grow: true }, cell: (c) => <span className="truncate" title={c.getValue()}>{c.getValue()}</span> }),
-        col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 80 }),
+        col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.csv_dialect === 'plain' ? ' · plain' : ''}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 80 }),
         col.accessor('status', {
           header: 'Status',
           size: 100,
@@ -65,11 +65,13 @@ export function JobsView() {
           },
         }),
         col.accessor('credits_used', { header: 'Credits', size: 90, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
-        col.accessor('created_ms', { header: 'Created', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('created_ms', { header: 'Created', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         col.display({
           id: 'actions',
           header: '',
           size: 150,
+          // Kept in view at the right edge when a narrow window scrolls the table sideways.
+          meta: { sticky: true },
           cell: (c) => {
             const j = c.row.original;
             const running = j.status === 'pending' || j.status === 'processing';

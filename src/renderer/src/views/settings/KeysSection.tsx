@@ -4,7 +4,7 @@ import type { ApiKeyRow } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState } from '../../components/States';
-import { fmtDateTime } from '../../format';
+import { fmtDateTime, DATE_TIME_PX } from '../../format';
 
 const col = createColumnHelper<ApiKeyRow>();
 // The engine's default opening balance (DEFAULT_OPENING_CREDITS in src/main/engine/keys/create.ts).
@@ -24,8 +24,8 @@ export function KeysSection() {
       [
         col.accessor('prefix', { header: 'Key', size: 170, cell: (c) => <code>{c.getValue()}…</code> }),
         col.accessor('user_name', { header: 'User', size: 120 }),
-        col.accessor('created_ms', { header: 'Created', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
-        col.accessor('last_used_ms', { header: 'Last used', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('created_ms', { header: 'Created', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
+        col.accessor('last_used_ms', { header: 'Last used', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         col.accessor((k) => (k.revoked_ms ? 'revoked' : 'active'), {
           id: 'state',
           header: 'State',

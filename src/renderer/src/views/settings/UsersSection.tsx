@@ -4,7 +4,7 @@ import type { ApiUserRow, LedgerEntry } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState, Loading } from '../../components/States';
-import { fmtDateTime, fmtInt } from '../../format';
+import { fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
 import { useUi } from '../../stores/ui';
 
 const userCol = createColumnHelper<ApiUserRow>();
@@ -51,7 +51,7 @@ function UserDetail({ user }: { user: ApiUserRow }) {
   const columns = useMemo(
     () =>
       [
-        ledgerCol.accessor('created_ms', { header: 'When', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        ledgerCol.accessor('created_ms', { header: 'When', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         ledgerCol.accessor('kind', { header: 'Kind', size: 100 }),
         ledgerCol.accessor('status', { header: 'Status', size: 90 }),
         ledgerCol.accessor('amount', { header: 'Change', size: 100, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} /> }),

@@ -5,7 +5,7 @@ import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState } from '../../components/States';
 import { RawJson } from '../../components/RawJson';
-import { fmtDateTime } from '../../format';
+import { fmtDateTime, DATE_TIME_PX } from '../../format';
 import { useUi } from '../../stores/ui';
 
 const deliveryCol = createColumnHelper<WebhookDelivery>();
@@ -27,7 +27,7 @@ export function WebhookSection() {
   const deliveryColumns = useMemo(
     () =>
       [
-        deliveryCol.accessor('sent_ms', { header: 'Sent', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        deliveryCol.accessor('sent_ms', { header: 'Sent', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         deliveryCol.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
         deliveryCol.accessor('ok', { header: 'Result', size: 110, cell: (c) => <span className={`state-badge ${c.getValue() ? 'success' : 'error'}`}>{c.getValue() ? 'delivered' : 'failed'}</span> }),
         deliveryCol.accessor('status_code', { header: 'HTTP', size: 60, meta: { numeric: true }, cell: (c) => c.getValue() ?? '—' }),
@@ -39,7 +39,7 @@ export function WebhookSection() {
   const inboxColumns = useMemo(
     () =>
       [
-        inboxCol.accessor('received_ms', { header: 'Received', size: 170, cell: (c) => fmtDateTime(c.getValue()) }),
+        inboxCol.accessor('received_ms', { header: 'Received', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         inboxCol.accessor('body', { header: 'Body', size: 300, meta: { grow: true }, cell: (c) => <code className="truncate" title={c.getValue()}>{c.getValue()}</code> }),
       ] as ColumnDef<InboxEntry, unknown>[],
     [],
