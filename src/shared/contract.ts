@@ -167,14 +167,19 @@ export interface PostDetail {
 
 export interface ReplyLevel {
   depth: number;
+  /** The newest public replies at this level, at most 1,000 (handlers/reads.ts). */
   tweets: Tweet[];
+  /** Every public reply at this level in the corpus: more than tweets.length when the level is cut. */
+  total: number;
 }
 
 export interface ReplyTree {
   root_id: string;
   levels: ReplyLevel[];
-  /** True when a level was cut at the limit (see handlers/posts.ts). */
+  /** True when a level is cut (total > tweets.length) or more_levels. */
   truncated: boolean;
+  /** The walk stopped at its bound (100 levels, 200,000 replies) with replies still below. */
+  more_levels: boolean;
 }
 
 export interface ArticleDetail {

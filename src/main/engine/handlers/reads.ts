@@ -24,9 +24,11 @@ const APP: Requester = { via: 'app' };
 const viaUpstream = (engine: Engine) => modeOf(engine) !== 'offline';
 
 // A reply tree shows at most this many posts per level (a viral post can have 100,000 replies;
-// the full set is what a reply-collection job is for) and at most this many levels.
+// the full set is what a job is for), and walks at most this many levels and reply ids in all: the
+// ids of every level are walked to count each level exactly, only the shown rows are read whole.
 const REPLIES_PER_LEVEL = 1_000;
-const MAX_LEVELS = 6;
+const MAX_LEVELS = 100;
+const MAX_WALKED_IDS = 200_000;
 // SQLite binds at most 32,766 parameters; chunks of 500 ids keep each IN list small.
 const IN_CHUNK = 500;
 
@@ -116,27 +118,44 @@ function storedReplyTree(engine: Engine, id: string): ReplyTree {
   const exists = engine.db.prepare('SELECT 1 FROM posts WHERE id = ?').safeIntegers(true).get(root);
   if (!exists) throw fail.notFound(`Tweet ${id} was not found.`);
   const levels: ReplyTree['levels'] = [];
-  let truncated = false;
+  let walked = 0;
   let parents: bigint[] = [root];
-  for (let depth = 1; depth <= MAX_LEVELS && parents.length > 0; depth++) {
-    const rows: PostRow[] = [];
-    for (let i = 0; i < parents.length && rows.length < REPLIES_PER_LEVEL; i += IN_CHUNK) {
+  let depth = 1;
+  for (; depth <= MAX_LEVELS && parents.length > 0 && walked < MAX_WALKED_IDS; depth++) {
+    const children: { id: bigint; protected: bigint }[] = [];
+    for (let i = 0; i < parents.length && walked + children.length < MAX_WALKED_IDS; i += IN_CHUNK) {
       const chunk = parents.slice(i, i + IN_CHUNK);
-      const left = REPLIES_PER_LEVEL - rows.length;
-      const found = engine.db
-        .prepare(`${POST_SELECT} WHERE p.in_reply_to_status_id IN (${chunk.map(() => '?').join(',')}) ORDER BY p.id DESC LIMIT ${left + 1}`)
-        .safeIntegers(true)
-        .all(...chunk) as PostRow[];
-      if (found.length > left) truncated = true;
-      rows.push(...found.slice(0, left));
+      children.push(
+        ...(engine.db
+          .prepare(
+            `SELECT p.id, u.protected FROM posts p JOIN social_users u ON u.id = p.user_id
+             WHERE p.in_reply_to_status_id IN (${chunk.map(() => '?').join(',')})`,
+          )
+          .safeIntegers(true)
+          .all(...chunk) as { id: bigint; protected: bigint }[]),
+      );
     }
-    if (rows.length === 0) break;
-    if (rows.length >= REPLIES_PER_LEVEL) truncated = true;
+    if (children.length === 0) break;
+    walked += children.length;
     // Protected accounts' replies are not shown (as in reply jobs), but the walk goes on through
     // them: a public reply to a protected one is still at its level.
-    const shown = rows.filter((r) => r.u_protected === 0n);
-    if (shown.length > 0) levels.push({ depth, tweets: jsonSafe<Tweet[]>(shown.map(timelineTweet)) });
-    parents = rows.map((r) => r.id);
+    const shown = children.filter((c) => c.protected === 0n).map((c) => c.id).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    if (shown.length > 0) {
+      const rows = postsByIds(engine, shown.slice(0, REPLIES_PER_LEVEL));
+      levels.push({ depth, total: shown.length, tweets: jsonSafe<Tweet[]>(rows.map(timelineTweet)) });
+    }
+    parents = children.map((c) => c.id);
   }
-  return { root_id: id, levels, truncated };
+  const moreLevels = parents.length > 0 && (depth > MAX_LEVELS || walked >= MAX_WALKED_IDS);
+  return { root_id: id, levels, truncated: moreLevels || levels.some((l) => l.total > l.tweets.length), more_levels: moreLevels };
+}
+
+/** Whole rows of these posts, newest first (the order given). */
+function postsByIds(engine: Engine, ids: bigint[]): PostRow[] {
+  const rows: PostRow[] = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK) {
+    const chunk = ids.slice(i, i + IN_CHUNK);
+    rows.push(...(engine.db.prepare(`${POST_SELECT} WHERE p.id IN (${chunk.map(() => '?').join(',')})`).safeIntegers(true).all(...chunk) as PostRow[]));
+  }
+  return rows.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }

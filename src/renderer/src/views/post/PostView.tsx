@@ -11,6 +11,7 @@ import { authorLabel, isUnknownAuthor } from '../../components/author-label';
 import { href, navigate } from '../../router';
 import { useUi } from '../../stores/ui';
 import { useDocumentTitle } from '../../document-title';
+import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
 import { TweetCard } from './TweetCard';
 
@@ -80,7 +81,8 @@ function ReplyLevels({ tree }: { tree: ReplyTree }) {
             aria-selected={l.depth === level.depth}
             onClick={() => setDepth(l.depth)}
           >
-            {l.depth === 1 ? 'Direct replies' : `Level ${l.depth}`} <span className="count">{l.tweets.length}</span>
+            {l.depth === 1 ? 'Direct replies' : `Level ${l.depth}`}{' '}
+            <span className="count">{l.total > l.tweets.length ? `${fmtInt(l.tweets.length)} of ${fmtInt(l.total)}` : fmtInt(l.total)}</span>
           </button>
         ))}
       </div>
@@ -92,7 +94,23 @@ function ReplyLevels({ tree }: { tree: ReplyTree }) {
         onOpen={(t) => navigate(`/post/${t.id_str}`)}
         height={360}
       />
-      {tree.truncated ? <p className="muted small">Only the first replies of each level are shown; collect replies to get them all.</p> : null}
+      <ReplyTreeNote tree={tree} />
     </>
+  );
+}
+
+/** What the tree leaves out, exactly, and how to collect it. */
+function ReplyTreeNote({ tree }: { tree: ReplyTree }) {
+  if (!tree.truncated) return null;
+  const cut = tree.levels.filter((l) => l.total > l.tweets.length);
+  const words = cut.map((l) => `${l.depth === 1 ? 'direct replies' : `level ${l.depth}`}: the newest ${fmtInt(l.tweets.length)} of ${fmtInt(l.total)}`);
+  const conversation = `conversation_id:${tree.root_id}`;
+  return (
+    <p className="muted small" data-testid="reply-tree-note">
+      {words.length ? `Shown: ${words.join('; ')}. ` : ''}
+      {tree.more_levels ? 'The tree goes deeper than the 100 levels (or 200,000 replies) shown here. ' : ''}
+      A reply job collects every direct and second-level reply; a search job for <code>{conversation}</code> collects the
+      whole conversation.
+    </p>
   );
 }
