@@ -107,6 +107,9 @@ describe('the app in a real browser (headless mode)', () => {
     await page.getByRole('heading', { name: 'Times' }).waitFor();
     expect(await page.locator('.state-badge').first().textContent()).toBe('Ended');
     await page.getByRole('heading', { name: 'Creator' }).waitFor();
+    // The creator by their numeric id (the spec's creator.id is base64 of "User:<id>"), joined on a date in the app's format.
+    const line = (await page.getByRole('article', { name: 'Creator' }).locator('.muted.small').first().textContent()) ?? '';
+    expect(line).toMatch(/^id \d+ · joined [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     await screenshot(page, 'app-space');
   });
 

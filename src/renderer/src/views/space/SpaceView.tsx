@@ -5,7 +5,7 @@ import { Avatar } from '../../components/Avatar';
 import { PageHeader } from '../../components/Layout';
 import { RawJson } from '../../components/RawJson';
 import { ErrorState, Loading } from '../../components/States';
-import { fmtCompact, fmtDateTime, fmtDuration, fmtInt, toMs } from '../../format';
+import { fmtCompact, fmtDate, fmtDateTime, fmtDuration, fmtInt, toMs } from '../../format';
 import { href } from '../../router';
 import { clip, useDocumentTitle } from '../../document-title';
 
@@ -88,7 +88,7 @@ function Creator({ space }: { space: Space }) {
         <div>
           <strong>{l.name}</strong> {c.is_blue_verified || l.verified ? <span className="badge verified" title="Verified">✓</span> : null}
           <div className="muted">@{l.screen_name}</div>
-          <div className="muted small">id {c.id} · joined {l.created_at}</div>
+          <div className="muted small">id {numericUserId(c.id)} · joined {fmtDate(l.created_at)}</div>
         </div>
       </div>
       {label ? <p className="affiliate">{label}</p> : null}
@@ -101,4 +101,17 @@ function Creator({ space }: { space: Space }) {
       <a className="button subtle" href={href('/timeline', { user: `@${l.screen_name}` })}>Timeline of @{l.screen_name}</a>
     </article>
   );
+}
+
+/**
+ * The creator's numeric user id. The spec's creator.id is the platform's GraphQL node id, base64 of
+ * "User:<id>" ("VXNlcjo0NDE5NjM5Nw==" is user 44196397); analysts know users by the number.
+ */
+export function numericUserId(nodeId: string): string {
+  try {
+    const m = /^User:(\d{1,20})$/.exec(atob(nodeId));
+    return m ? m[1]! : nodeId;
+  } catch {
+    return nodeId; // not base64: shown as it is
+  }
 }
