@@ -165,6 +165,15 @@ export interface PostDetail {
   raw_json: string;
 }
 
+export interface SearchCount {
+  /** Posts of the corpus that match (public ones, as a search job collects them), at most the cap. */
+  count: number;
+  /** True when there are more than `count` (the count stopped at its cap). */
+  capped: boolean;
+  /** An upstream is set (mode not offline): it may hold more than the corpus, so the count is a floor. */
+  upstream: boolean;
+}
+
 export interface ReplyLevel {
   depth: number;
   /** The newest public replies at this level, at most 1,000 (handlers/reads.ts). */
@@ -506,6 +515,8 @@ export interface Handlers {
   'space.get': (args: { id: string }) => Promise<SpaceDetail>;
 
   'search.page': (args: { query: string; type?: 'Latest' | 'Top'; cursor?: string | null }) => Promise<TimelinePage>;
+  /** How many posts of the corpus match a query, counted up to a cap (then `capped`). */
+  'search.count': (args: { query: string }) => Promise<SearchCount>;
 
   'jobs.estimate': (args: JobParams) => Promise<CreditEstimate>;
   'jobs.create': (args: JobParams) => Promise<{ job_id: number }>;
@@ -554,7 +565,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 /** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
-  'space.get', 'search.page', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
+  'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',

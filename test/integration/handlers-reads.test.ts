@@ -93,6 +93,22 @@ describe('handlers: reads', () => {
     expect(tree.truncated).toBe(tree.levels.some((l) => l.total > 1_000));
   });
 
+  it('counts the posts a query matches: the rows its pages give, all of them', async () => {
+    const { h, tour } = setup();
+    for (const query of [`from:${tour.large_conversation_root.screen_name}`, 'lang:en -filter:replies', `conversation_id:${tour.large_conversation_root.id_str}`]) {
+      let rows = 0;
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof h['search.page']>> = await h['search.page']({ query, cursor });
+        rows += page.tweets.length;
+        cursor = page.tweets.length ? page.next_cursor : null;
+      } while (cursor);
+      expect([query, await h['search.count']({ query })]).toEqual([query, { count: rows, capped: false, upstream: false }]);
+      expect(rows).toBeGreaterThan(0);
+    }
+    await expect(h['search.count']({ query: 'cats form:x' })).rejects.toMatchObject({ code: 'invalid' });
+  });
+
   it('reads an article with its content state and a space with its creator', async () => {
     const { h, tour } = setup();
     const a = await h['article.get']({ id: tour.article_post.id_str });

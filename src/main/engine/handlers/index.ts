@@ -5,7 +5,7 @@ import type { EventHub } from './event-hub';
 import { StoreWatcher } from './watch';
 import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
-import { searchResults } from './search';
+import { searchCount, searchResults } from './search';
 import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { listExports, previewExport } from './exports';
 import { appInbox } from './inbox';
@@ -68,6 +68,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'article.get': async (args) => articleDetail(engine, args),
     'space.get': async (args) => spaceDetail(engine, args),
     'search.page': async (args) => searchResults(engine, args),
+    'search.count': async (args) => searchCount(engine, args),
     'jobs.estimate': async (args) => estimateJob(engine, args),
     'jobs.create': async (args) => createAppJob(engine, args),
     'jobs.list': async () => listJobs(engine, deps.apiUrl()),

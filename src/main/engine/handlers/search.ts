@@ -1,7 +1,7 @@
-import type { TimelinePage, Tweet } from '../../../shared/contract';
+import type { SearchCount, TimelinePage, Tweet } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { findPost } from '../reads';
-import { readSearch, searchPage } from '../search';
+import { countMatches, readSearch, searchPage } from '../search';
 import { timelineTweet } from '../serialize/tweet';
 import { searchVia } from '../upstream/fetch-reads';
 import { modeOf } from '../upstream/gateway';
@@ -36,4 +36,19 @@ export function searchResults(engine: Engine, raw: unknown): TimelinePage | Prom
     if (row) tweets.push(jsonSafe<Tweet>(timelineTweet(row)));
   }
   return { next_cursor: page.nextCursor, tweets };
+}
+
+/**
+ * The posts of the corpus a search job for this query would collect, counted before collecting
+ * (the Search page shows it, and "Collect all into a file" starts with it as max_count). Counted
+ * in SQLite up to SEARCH_COUNT_CAP, a bound on the time it takes; past it the answer says so.
+ */
+export const SEARCH_COUNT_CAP = 1_000_000;
+
+export function searchCount(engine: Engine, raw: unknown): SearchCount {
+  const query = textArg(record(raw), 'query', 1024);
+  // One more than the cap tells "exactly the cap" from "more than the cap".
+  const count = countMatches(engine.db, { query }, SEARCH_COUNT_CAP + 1);
+  const upstream = modeOf(engine) !== 'offline';
+  return count > SEARCH_COUNT_CAP ? { count: SEARCH_COUNT_CAP, capped: true, upstream } : { count, capped: false, upstream };
 }

@@ -2,7 +2,8 @@ import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } fro
 import type { ColumnDef } from '@tanstack/react-table';
 import type { Tweet } from '../../../../shared/contract';
 import type { EngineError } from '../../api/errors';
-import { useSkeinPages } from '../../api/hooks';
+import { useSkein, useSkeinPages } from '../../api/hooks';
+import { fmtInt } from '../../format';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -84,6 +85,12 @@ export function SearchView() {
 
 function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
   const pages = useSkeinPages('search.page', { query: q, type }, true);
+  // Counted in the corpus before collecting: what "Collect all" will hold and fetch.
+  const matches = useSkein('search.count', { query: q }, { retry: false });
+  // With an upstream the corpus count is a floor: said so, and the job's maximum is left to the analyst.
+  const floor = matches.data ? matches.data.capped || matches.data.upstream : false;
+  const total = matches.data ? `${fmtInt(matches.data.count)}${floor ? '+' : ''}` : null;
+  const prefill = matches.data && matches.data.count > 0 && !floor ? { max_count: String(matches.data.count) } : {};
   const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.tweets) ?? [], [pages.data]);
   const columns = useMemo(() => tweetColumns({ withAuthor: true }) as ColumnDef<Tweet, unknown>[], []);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
@@ -106,8 +113,14 @@ function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
         empty="No post matches this query."
         footer={
           <span data-testid="search-status">
-            {rows.length} posts · {isFetchingNextPage ? 'loading more…' : hasNextPage ? 'scroll for more' : 'all results shown'} ·{' '}
-            <a href={href('/jobs', { new: 'search', query: q, type })}>Collect all into a file</a>
+            <span data-testid="search-count" title={matches.data?.upstream ? 'Counted in your corpus; the upstream may hold more.' : undefined}>
+              {total === null ? 'counting matches…' : `${total} ${matches.data?.count === 1 && !floor ? 'post matches' : 'posts match'}${matches.data?.upstream ? ' in your corpus' : ''}`}
+            </span>{' '}
+            ·{' '}
+            {fmtInt(rows.length)} shown · {isFetchingNextPage ? 'loading more…' : hasNextPage ? 'scroll for more' : 'all results shown'} ·{' '}
+            <a href={href('/jobs', { new: 'search', query: q, type, ...prefill })}>
+              Collect all{total === null || floor ? '' : ` ${total}`} into a file
+            </a>
           </span>
         }
       />
