@@ -203,6 +203,8 @@ export interface SpaceDetail {
 }
 
 export type OutputFormat = 'json' | 'csv' | 'xlsx';
+/** How a CSV file is written (issue 16): excel (BOM, formula guard) or plain (for pandas and R). Only with output_format csv. */
+export type CsvDialect = 'excel' | 'plain';
 
 export interface RepliesJobParams {
   kind: 'replies';
@@ -211,6 +213,7 @@ export interface RepliesJobParams {
   max_count?: number;
   compress?: boolean;
   output_format?: OutputFormat;
+  csv_dialect?: CsvDialect;
 }
 
 export interface SearchJobParams {
@@ -222,6 +225,7 @@ export interface SearchJobParams {
   max_count?: number;
   compress?: boolean;
   output_format?: OutputFormat;
+  csv_dialect?: CsvDialect;
 }
 
 /**

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,20 @@ describe('xlsx writer', () => {
     for (const sheet of book.sheets) expect(book.cellTypes.get(`${sheet}:${id + 1}`)).toBe(3); // ValueType.String
   });
 
+  it('freezes the header and filters every row of each sheet, the continuation sheets too', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'rows.jsonl'), stagedRows(7));
+    await writeXlsxFromStaged(join(dir, 'rows.jsonl'), join(dir, 'out.xlsx'), { maxRowsPerSheet: 4 });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync(join(dir, 'out.xlsx')) as unknown as ArrayBuffer);
+    // 7 rows at 3 a sheet: 3, 3 and 1, each under its own header.
+    expect(book.worksheets.map((s) => s.autoFilter)).toEqual(['A1:AH4', 'A1:AH4', 'A1:AH2']);
+    for (const sheet of book.worksheets) {
+      expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+      expect(sheet.getColumn(1).width).toBe(21);
+    }
+  });
+
   it('writes a header-only workbook for a job without rows', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'rows.jsonl'), '');
@@ -47,5 +62,8 @@ describe('xlsx writer', () => {
     const book = await readXlsx(readFileSync(join(dir, 'out.xlsx')));
     expect(book.sheets).toEqual(['tweets']);
     expect(book.rows).toEqual([COLUMNS.map((c) => c.name)]);
+    const full = new ExcelJS.Workbook();
+    await full.xlsx.load(readFileSync(join(dir, 'out.xlsx')) as unknown as ArrayBuffer);
+    expect(full.worksheets[0]!.autoFilter).toBe('A1:AH1');
   });
 });

@@ -22,7 +22,9 @@ const JSON_COLUMNS: [string, (t: Record<string, unknown>) => unknown][] = [
   ['wallet_address', (t) => t.wallet_address],
 ];
 
-const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+// An XLSX timestamp is a date-time cell (writers/xlsx-layout.ts): shown in UTC, as ISO 8601.
+const text = (v: unknown): string =>
+  v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export async function previewFile(path: string, format: 'json' | 'csv' | 'xlsx', compressed: boolean, rows: number): Promise<ExportPreview> {
   const stream = compressed ? await openFirstZipEntry(path) : createReadStream(path);
@@ -99,7 +101,7 @@ async function previewCsv(stream: Readable, rows: number): Promise<ExportPreview
 }
 
 async function previewXlsx(stream: Readable, rows: number): Promise<ExportPreview> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache' });
   const records: string[][] = [];
   for await (const sheet of reader) {
     for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {

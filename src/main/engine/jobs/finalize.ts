@@ -2,6 +2,8 @@ import { copyFileSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobRow } from './job-row';
 import { dataFileName, exportsDir, partialDir, stagedPath } from './files';
+import { csvDialectOf } from './params';
+import { writeExcelCsvFromPlain } from './writers/excel-csv';
 import { stagedFormats } from './writers/formats';
 import { StagedFile } from './writers/staged-file';
 import { writeXlsxFromStaged, type XlsxOptions } from './writers/xlsx';
@@ -43,6 +45,15 @@ export async function finalizeOutput(dataDir: string, job: JobRow, mtime: Date, 
       await zipOneFile(book, dataName, tmp, mtime);
       rmSync(book, { force: true });
     } else renameSync(book, tmp);
+  } else if (job.output_format === 'csv' && csvDialectOf(job) === 'excel') {
+    // Staged in the plain dialect (writers/formats.ts): BOM and formula guard are added here.
+    const excel = join(partialDir(dataDir), `job${job.id}.excel.csv`);
+    rmSync(excel, { force: true });
+    await writeExcelCsvFromPlain(staged, excel);
+    if (job.compress) {
+      await zipOneFile(excel, dataName, tmp, mtime);
+      rmSync(excel, { force: true });
+    } else renameSync(excel, tmp);
   } else if (job.compress) {
     await zipOneFile(staged, dataName, tmp, mtime);
   } else {

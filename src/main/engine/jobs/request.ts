@@ -4,7 +4,7 @@ import { countReplies, parseQuery } from '../search';
 import type { Db } from '../store/db';
 import type { OutputFormat } from './job-row';
 import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
-import type { JobOutput, RepliesParams, SearchParams, SearchType } from './params';
+import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, type CsvDialect, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
 
 // Validation of the job-creating requests (spec 4.6 and 4.7), whatever carried them: the query
 // string, a JSON body or a form body (docs/decisions.md "Job parameters"). Every refusal is a 422
@@ -13,8 +13,8 @@ import type { JobOutput, RepliesParams, SearchParams, SearchType } from './param
 
 export type RawParams = Record<string, unknown>;
 
-const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format'];
-const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format'];
+const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect'];
+const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect'];
 
 function once(name: string, raw: unknown): unknown {
   if (Array.isArray(raw)) throw fail.invalid(name, 'give it once, not several times.');
@@ -65,6 +65,21 @@ function outputFormat(raw: unknown): OutputFormat {
   return s;
 }
 
+/**
+ * csv_dialect (our extension, issue 16): excel or plain, case-insensitive; a csv job without it
+ * gets DEFAULT_CSV_DIALECT. With another output_format it is a 422, like max_id on a reply job: a
+ * parameter that cannot change the file is a mistake to point out, not to ignore (a script that
+ * sends csv_dialect=plain with output_format=xlsx expects something it would not get).
+ */
+function csvDialect(raw: unknown, format: OutputFormat): CsvDialect | undefined {
+  const v = once('csv_dialect', raw);
+  if (v === undefined || v === null || v === '') return format === 'csv' ? DEFAULT_CSV_DIALECT : undefined;
+  const s = String(v).toLowerCase() as CsvDialect;
+  if (!CSV_DIALECTS.includes(s)) throw fail.invalid('csv_dialect', `expected excel or plain, got '${preview(String(v))}'.`);
+  if (format !== 'csv') throw fail.invalid('csv_dialect', `applies to output_format=csv only, and this job writes ${format}: leave it out, or ask for csv.`);
+  return s;
+}
+
 function searchType(raw: unknown): SearchType {
   const v = once('type', raw);
   if (v === undefined || v === null || v === '') return 'Latest';
@@ -75,7 +90,9 @@ function searchType(raw: unknown): SearchType {
 }
 
 export function parseOutput(raw: RawParams): JobOutput {
-  return { output_format: outputFormat(raw.output_format), compress: compress(raw.compress) };
+  const format = outputFormat(raw.output_format);
+  const dialect = csvDialect(raw.csv_dialect, format);
+  return { output_format: format, compress: compress(raw.compress), ...(dialect ? { csv_dialect: dialect } : {}) };
 }
 
 export interface ParsedJob<P> {

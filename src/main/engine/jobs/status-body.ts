@@ -1,11 +1,12 @@
 import type { JobRow } from './job-row';
+import { csvDialectOf, type CsvDialect } from './params';
 
 /**
  * The body of GET /jobs/<job_id> (spec 2.6 and 4.8), also the `data` of the job_finished webhook
  * (spec 6). Spec fields: job_id, status, result {is_compressed, datafile_url} once processed.
  * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error (and on a
  * reply job's success short of its total: jobNote), times as ISO 8601, and
- * result.rows/bytes/output_format/file_name.
+ * result.rows/bytes/output_format/file_name, and result.csv_dialect for a CSV file.
  */
 export interface JobStatusBody {
   job_id: number;
@@ -23,6 +24,8 @@ export interface JobStatusBody {
     is_compressed: boolean;
     datafile_url: string;
     output_format: JobRow['output_format'];
+    /** A CSV file's dialect (issue 16): excel or plain. */
+    csv_dialect?: CsvDialect;
     file_name: string;
     rows: number;
     bytes: number;
@@ -81,6 +84,7 @@ export function jobStatusBody(job: JobRow, baseUrl: string, walk?: { pages: numb
       is_compressed: job.is_compressed === 1,
       datafile_url: datafileUrl(baseUrl, job),
       output_format: job.output_format,
+      ...(job.output_format === 'csv' ? { csv_dialect: csvDialectOf(job) } : {}),
       file_name: job.result_file,
       rows: job.result_rows ?? 0,
       bytes: job.result_bytes ?? 0,

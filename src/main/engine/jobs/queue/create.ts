@@ -16,6 +16,15 @@ export interface NewJob {
 }
 
 /**
+ * The job's validated parameters, and its csv_dialect when it writes CSV: output_format and
+ * compress have columns of their own (migration 030); the dialect lives in this JSON instead
+ * (params.ts csvDialectOf) so that it needs no schema change.
+ */
+function paramsJson(job: NewJob): string {
+  return JSON.stringify(job.output.csv_dialect ? { ...job.params, csv_dialect: job.output.csv_dialect } : job.params);
+}
+
+/**
  * pending <- (nothing). The job row and its credit hold are one transaction: a job never exists
  * without its hold, and a refused hold (402) leaves no job behind.
  */
@@ -27,7 +36,7 @@ export function createJob(db: Db, job: NewJob): number {
            progress_total, held_credits, created_at_ms, updated_at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(job.userId, job.kind, JSON.stringify(job.params), job.output.output_format, job.output.compress ? 1 : 0,
+      .run(job.userId, job.kind, paramsJson(job), job.output.output_format, job.output.compress ? 1 : 0,
         MAX_ATTEMPTS, job.nowMs, job.maxRows, job.maxRows, job.nowMs, job.nowMs);
     const jobId = Number(lastInsertRowid);
     holdJobCredits(db, job.userId, jobId, job.maxRows, job.nowMs);

@@ -36,15 +36,20 @@ const json: StagedFormat = {
   },
 };
 
+// CSV is staged in the plain dialect, whatever the job's csv_dialect: this table is looked up by
+// output_format alone (run-job.ts), and the plain text is the one the other dialect can be made
+// from (the guard only adds; it cannot be taken off again: "'=x" may be a text of its own). A
+// plain job's staged file becomes its data file as it is; an excel job's passes through
+// writers/excel-csv.ts at the end (finalize.ts).
 const csv: StagedFormat = {
   stagingExt: 'csv',
   ext: 'csv',
-  header: csvHeader(),
+  header: csvHeader('plain'),
   footer: '',
   encode(rows, wallets) {
     let out = '';
     rows.forEach((r, i) => {
-      out += csvLine(flattenTweet(r, wallets[i] ?? ''));
+      out += csvLine(flattenTweet(r, wallets[i] ?? ''), 'plain');
     });
     return out;
   },

@@ -2,12 +2,20 @@ import ExcelJS from 'exceljs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type Cell, COLUMNS } from './columns';
+import { sheetLayout, TIME_NOTE } from './xlsx-layout';
 
 // XLSX from the staged rows (one JSON array of cells per line), streamed with exceljs's
 // WorkbookWriter: inline strings (useSharedStrings: false, so no table of every distinct string
 // is kept in memory), each row committed as it is written. Ids are written as strings, so they are
 // text cells and Excel shows all 19 digits. A sheet holds Excel's 1,048,576 rows (header included);
 // the next rows continue on "tweets 2", "tweets 3", each with the header again.
+//
+// So that it opens like a sheet made in Excel (issue 16): timestamps are date-time cells in UTC
+// (sortable, filterable by year/month/day, usable in formulas) shown as "2026-11-22 01:00:00 UTC";
+// the header row is bold and frozen, has an autofilter over every row of the sheet, and each
+// column has a width that fits its content (xlsx-layout.ts). Text is never altered beyond what
+// the format forces (characters XML cannot carry, Excel's 32,767 characters a cell): a string cell
+// is never a formula, so the CSV's formula guard has no place here.
 
 export const EXCEL_MAX_ROWS = 1_048_576;
 /** Excel's limit on the characters of one cell. */
@@ -52,33 +60,49 @@ export interface XlsxOptions {
 
 export async function writeXlsxFromStaged(stagedPath: string, outPath: string, options: XlsxOptions = {}): Promise<number> {
   const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useSharedStrings: false, useStyles: false });
-  const header = COLUMNS.map((c) => c.name);
+  // useStyles: the date-time format, the bold header. Every cell gets one of a few shared style
+  // objects (layout.styleOf), which exceljs recognises by identity: no per-cell style work.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useSharedStrings: false, useStyles: true });
+  const layout = sheetLayout();
   let sheet: ExcelJS.Worksheet | undefined;
   let sheets = 0;
   let inSheet = 0;
   let rows = 0;
+  const startSheet = (): ExcelJS.Worksheet => {
+    sheets += 1;
+    const s = workbook.addWorksheet(sheets === 1 ? 'tweets' : `tweets ${sheets}`, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
+    // Widths go out with the first row (<cols> precedes <sheetData>).
+    s.columns = layout.widths.map((width) => ({ width }));
+    const header = s.addRow(layout.header);
+    header.eachCell((cell, col) => {
+      cell.style = layout.headerStyle;
+      if (layout.isTime[col - 1]) cell.note = TIME_NOTE;
+    });
+    header.commit();
+    inSheet = 0;
+    return s;
+  };
+  // The autofilter is written when the sheet is committed (after its rows), so it can span them all.
+  const endSheet = (s: ExcelJS.Worksheet): void => {
+    s.autoFilter = { from: { row: 1, column: 1 }, to: { row: inSheet + 1, column: COLUMNS.length } };
+    s.commit();
+  };
   const lines = createInterface({ input: createReadStream(stagedPath, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line === '') continue;
     if (!sheet || inSheet === perSheet) {
-      sheet?.commit();
-      sheets += 1;
-      sheet = workbook.addWorksheet(sheets === 1 ? 'tweets' : `tweets ${sheets}`);
-      sheet.addRow(header).commit();
-      inSheet = 0;
+      if (sheet) endSheet(sheet);
+      sheet = startSheet();
     }
     const cells = JSON.parse(line) as Cell[];
-    sheet.addRow(cells.map((c) => (typeof c === 'string' ? cleanText(c) : c))).commit();
+    const row = sheet.addRow(layout.values(cells, cleanText));
+    for (let c = 0; c < cells.length; c++) row.getCell(c + 1).style = layout.styleOf[c]!;
+    row.commit();
     inSheet += 1;
     rows += 1;
     if (rows % DRAIN_EVERY_ROWS === 0) await drain(sheet);
   }
-  if (!sheet) {
-    sheet = workbook.addWorksheet('tweets');
-    sheet.addRow(header).commit();
-  }
-  sheet.commit();
+  endSheet(sheet ?? startSheet());
   await workbook.commit();
   return rows;
 }

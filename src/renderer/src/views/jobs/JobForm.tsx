@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { JobParams, OutputFormat } from '../../../../shared/contract';
+import type { CsvDialect, JobParams, OutputFormat } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { ErrorState } from '../../components/States';
 import { fmtInt } from '../../format';
 import { useRoute } from '../../router';
+import { CSV_DIALECT_LABELS, useCsvDialect } from '../../stores/csv-dialect';
 import { useUi } from '../../stores/ui';
 
 const ID = /^\d{1,19}$/;
@@ -20,6 +21,9 @@ export function JobForm() {
   const [maxCount, setMaxCount] = useState('');
   const [format, setFormat] = useState<OutputFormat>('json');
   const [compress, setCompress] = useState(false);
+  // Starts with Settings > CSV files; sent only with csv (the API refuses it with another format).
+  const [dialect, setDialect] = useState<CsvDialect>(useCsvDialect.getState().dialect);
+  const csvDialect = format === 'csv' ? { csv_dialect: dialect } : {};
   const toast = useUi((s) => s.toast);
   useEffect(() => {
     if (query.get('new') === 'search' || query.get('new') === 'replies') setKind(query.get('new') as 'replies' | 'search');
@@ -43,6 +47,7 @@ export function JobForm() {
           ...(maxCount.trim() ? { max_count: Number(maxCount) } : {}),
           compress,
           output_format: format,
+          ...csvDialect,
         }
       : {
           kind,
@@ -53,6 +58,7 @@ export function JobForm() {
           ...(maxCount.trim() ? { max_count: Number(maxCount) } : {}),
           compress,
           output_format: format,
+          ...csvDialect,
         };
   const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0, staleTime: 0 });
   // Over the threshold set in Settings > Sources, a walk through the upstream starts only once confirmed.
@@ -101,13 +107,28 @@ export function JobForm() {
         <Field label="Maximum posts" hint={kind === 'search' ? 'max_count: default 20.' : 'max_count: default all replies.'}>
           <input value={maxCount} onChange={(e) => setMaxCount(e.target.value)} inputMode="numeric" placeholder={kind === 'search' ? '20' : 'all'} />
         </Field>
-        <Field label="File format" hint="output_format: json has every field; csv and xlsx open in Excel.">
+        <Field label="File format" hint="output_format: json has every field; xlsx opens in Excel with dates, filters and widths set.">
           <select value={format} onChange={(e) => setFormat(e.target.value as OutputFormat)} aria-label="File format">
             <option value="json">JSON</option>
             <option value="csv">CSV</option>
             <option value="xlsx">Excel (xlsx)</option>
           </select>
         </Field>
+        {format === 'csv' ? (
+          <Field
+            label="CSV for"
+            hint={
+              dialect === 'excel'
+                ? 'csv_dialect=excel: a BOM, and an apostrophe before text starting with = + - @ so Excel never runs it.'
+                : 'csv_dialect=plain: every text exactly as posted, no BOM; read it with pandas or R.'
+            }
+          >
+            <select value={dialect} onChange={(e) => setDialect(e.target.value as CsvDialect)} aria-label="CSV dialect">
+              <option value="excel">{CSV_DIALECT_LABELS.excel}</option>
+              <option value="plain">{CSV_DIALECT_LABELS.plain}</option>
+            </select>
+          </Field>
+        ) : null}
         <label className="check">
           <input type="checkbox" checked={compress} onChange={(e) => setCompress(e.target.checked)} /> Zip the file (compress)
         </label>

@@ -1,6 +1,7 @@
 import { PageHeader } from '../../components/Layout';
 import { useDocumentTitle } from '../../document-title';
 import { RemoteImagesSection } from './RemoteImagesSection';
+import { CsvDialectSection } from './CsvDialectSection';
 import { TimeZoneSection } from './TimeZoneSection';
 import { SourcesSection } from './SourcesSection';
 import { DataSection } from './DataSection';
@@ -18,6 +19,7 @@ export function SettingsView() {
       <UsersSection />
       <WebhookSection />
       <DataSection />
+      <CsvDialectSection />
       <TimeZoneSection />
       <RemoteImagesSection />
     </div>
