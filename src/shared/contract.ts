@@ -289,6 +289,32 @@ export interface ExportFile {
   path: string;
 }
 
+/**
+ * A file in exports/.partial that no running job uses (issue 13): a waiting job's staged rows
+ * (paused by a full disk, or waiting for a retry), or what an ended job left behind.
+ */
+export interface PartialFile {
+  file_name: string;
+  /** Absolute path on this machine. */
+  path: string;
+  bytes: number;
+  job_id: number | null;
+  /** 'waiting': the job resumes from it; 'ended': its job ended; 'orphan': no job has it. */
+  state: 'waiting' | 'ended' | 'orphan';
+  job_status: JobStatus | null;
+  /** The job's last error: why it waits, or how it ended. */
+  job_message: string | null;
+  /** A full disk paused the job. */
+  disk_full: boolean;
+}
+
+export interface RemovedPartial {
+  removed: string[];
+  freed_bytes: number;
+  /** The waiting job that now collects again from row 0 (nothing charged twice), or null. */
+  restarted_job: number | null;
+}
+
 export interface ExportPreview {
   columns: string[];
   rows: string[][];
@@ -534,6 +560,10 @@ export interface Handlers {
 
   'exports.list': () => Promise<ExportFile[]>;
   'exports.preview': (args: { job_id: number; rows?: number }) => Promise<ExportPreview>;
+  /** Unfinished files in exports/.partial that no running job uses, largest first. */
+  'exports.partials': () => Promise<PartialFile[]>;
+  /** Removes one; a waiting job's removal makes it collect again from row 0. */
+  'exports.removePartial': (args: { file_name: string }) => Promise<RemovedPartial>;
 
   'users.list': () => Promise<ApiUserRow[]>;
   'users.setLimit': (args: { user_id: number; per_minute: number }) => Promise<ApiUserRow>;
@@ -570,7 +600,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
   'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
-  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
+  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',
 ] as const satisfies readonly HandlerName[];

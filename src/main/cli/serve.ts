@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
-import { createEngine } from '../engine/engine';
+import { createEngine, type Engine } from '../engine/engine';
+import { isDiskFull } from '../engine/disk/space';
+import { diskFullReport } from '../engine/disk/report';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { buildHttpApp } from '../http/app';
-import { startJobRunner } from '../engine/jobs';
+import { startJobRunner, type JobRunner } from '../engine/jobs';
 import { type Command, intOption, parseCommandArgs, printUsage, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
 import { keychainInfo, openKeychain } from '../platform/keychain';
@@ -35,23 +37,37 @@ export const serveCommand: Command = {
     const keychain = keychainInfo(keychainStatus);
     if (!keychain.available) console.log(`No OS keychain answers here; Skein works without it (Settings > Data says why). An upstream key comes from ${UPSTREAM_KEY_ENV} or, for one session, from Settings > Sources.`);
     const upstreamKeys = sessionKeySource(keychainKeySource(keychainStatus.available ? keychainStatus.keychain : null));
-    const engine = createEngine({ dataDir, upstreamKeys });
-    // First start on an empty data dir: load the demo corpus so there is something to browse.
-    const started = Date.now();
-    const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
-    if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
-    const app = await buildHttpApp(engine, {
-      rendererDir,
-      keychain: () => keychain,
-      // A key typed in Settings > Sources goes to the keychain when one answers, else it is kept for this session.
-      upstreamKeyStore: keychainStatus.available ? upstreamKeyStoreOf(keychainStatus.keychain) : null,
-      extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
-    });
-    await app.listen({ port, host });
-    // Jobs (spec 4.6-4.8) run in worker threads; jobs a crash left behind resume here.
-    const jobs = startJobRunner(engine);
-    const address = app.server.address();
+    // A start writes (migrations, the demo corpus, taking back the jobs of a crashed process): on a
+    // full disk, SQLite's "database or disk is full" alone does not say what to delete (issue 13).
+    let engine: Engine | undefined;
+    let app: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
+    let jobs: JobRunner;
+    try {
+      engine = createEngine({ dataDir, upstreamKeys });
+      // First start on an empty data dir: load the demo corpus so there is something to browse.
+      const started = Date.now();
+      const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
+      if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
+      app = await buildHttpApp(engine, {
+        rendererDir,
+        keychain: () => keychain,
+        // A key typed in Settings > Sources goes to the keychain when one answers, else it is kept for this session.
+        upstreamKeyStore: keychainStatus.available ? upstreamKeyStoreOf(keychainStatus.keychain) : null,
+        extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
+      });
+      await app.listen({ port, host });
+      // Jobs (spec 4.6-4.8) run in worker threads; jobs a crash left behind resume here.
+      jobs = startJobRunner(engine);
+    } catch (err) {
+      await app?.close().catch(() => undefined);
+      engine?.close();
+      if (isDiskFull(err)) throw new Error(`cannot start. ${diskFullReport(dataDir, err)}`);
+      throw err;
+    }
+    const running = engine;
+    const server = app;
+    const address = server.server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     const shownHost = host.includes(':') ? `[${host}]` : host;
     console.log(`Skein is running at http://${shownHost}:${actualPort}`);
@@ -64,10 +80,10 @@ export const serveCommand: Command = {
         console.log(`Skein is stopping (${signal}).`);
         jobs
           .stop()
-          .then(() => app.close())
+          .then(() => server.close())
           .catch((err: unknown) => console.error('Error while stopping:', err))
           .finally(() => {
-            engine.close();
+            running.close();
             done();
           });
       };

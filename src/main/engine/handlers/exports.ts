@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExportFile, ExportPreview } from '../../../shared/contract';
+import type { ExportFile, ExportPreview, PartialFile, RemovedPartial } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { getJob, type JobRow } from '../jobs';
@@ -8,7 +8,8 @@ import { exportsDir } from '../jobs/files';
 import { datafileUrl } from '../jobs/status-body';
 import { baseUrlOf } from './jobs';
 import { previewFile } from './preview';
-import { intArg, optionalIntArg, record } from './validate';
+import { listPartials, removePartial } from '../jobs/partials';
+import { intArg, optionalIntArg, record, textArg } from './validate';
 
 const FILE_ROWS = 1_000;
 const MAX_PREVIEW_ROWS = 100;
@@ -52,4 +53,15 @@ export async function previewExport(engine: Engine, raw: unknown, apiUrl: string
   const rows = optionalIntArg(record(raw), 'rows', 1, MAX_PREVIEW_ROWS) ?? 20;
   const preview = await previewFile(file.path, file.format, file.is_compressed, rows);
   return { ...preview, total_rows: file.rows };
+}
+
+/** The unfinished files no running job uses (exports/.partial), largest first. */
+export function listPartialFiles(engine: Engine): PartialFile[] {
+  return listPartials(engine.db, engine.dataDir);
+}
+
+/** Removes one of them by name (only a listed name: never a path). */
+export function removePartialFile(engine: Engine, raw: unknown): RemovedPartial {
+  const name = textArg(record(raw), 'file_name', 255);
+  return removePartial(engine.db, engine.dataDir, name, engine.clock.nowMs());
 }

@@ -7,7 +7,7 @@ import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { searchCount, searchResults } from './search';
 import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
-import { listExports, previewExport } from './exports';
+import { listExports, listPartialFiles, previewExport, removePartialFile } from './exports';
 import { appInbox } from './inbox';
 import { startImport } from './imports';
 import {
@@ -78,6 +78,8 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'jobs.retryEstimate': async (args) => estimateRetry(engine, args),
     'exports.list': async () => listExports(engine, deps.apiUrl()),
     'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
+    'exports.partials': async () => listPartialFiles(engine),
+    'exports.removePartial': async (args) => removePartialFile(engine, args),
     'users.list': async () => listUsers(engine),
     'users.setLimit': async (args) => setLimit(engine, args),
     'keys.list': async () => listApiKeys(engine),

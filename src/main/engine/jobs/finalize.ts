@@ -1,4 +1,4 @@
-import { copyFileSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, linkSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobRow } from './job-row';
 import { dataFileName, exportsDir, partialDir, stagedPath } from './files';
@@ -70,13 +70,26 @@ export async function finalizeOutput(dataDir: string, job: JobRow, mtime: Date, 
 }
 
 /**
- * Removes a job's staged file once the job has ended (success, error or cancel). Best effort: the
- * job's end is already committed, and a leftover in exports/.partial harms nothing.
+ * Removes a job's files in exports/.partial once the job has ended (success, error or cancel): the
+ * staged file, and what a finalize that failed left (its `.tmp-` product, its `.book.xlsx`), which
+ * on a full disk is as large as the staged file. Best effort: the job's end is already committed;
+ * a leftover is listed in Exports, where it can be removed (jobs/partials.ts).
  */
 export function removeStaged(dataDir: string, job: Pick<JobRow, 'id' | 'output_format'>): void {
+  for (const name of partialNamesOf(dataDir, job.id)) {
+    try {
+      rmSync(join(partialDir(dataDir), name), { force: true });
+    } catch {
+      // e.g. EISDIR or EPERM: left for the user; never turns a finished job into a failure.
+    }
+  }
+}
+
+/** The names in exports/.partial that belong to a job: job<id>.<anything>. */
+export function partialNamesOf(dataDir: string, jobId: number): string[] {
   try {
-    rmSync(stagedPath(dataDir, job), { force: true });
+    return readdirSync(partialDir(dataDir)).filter((n) => n.startsWith(`job${jobId}.`));
   } catch {
-    // e.g. EISDIR or EPERM: left for the user; never turns a finished job into a failure.
+    return [];
   }
 }

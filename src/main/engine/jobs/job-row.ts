@@ -38,6 +38,8 @@ export interface JobRow {
   started_at_ms: number | null;
   finished_at_ms: number | null;
   updated_at_ms: number;
+  /** When a full disk first refused this job's writes since its last committed batch (migration 056). */
+  disk_full_since_ms: number | null;
 }
 
 export function getJob(db: Db, jobId: number): JobRow | undefined {

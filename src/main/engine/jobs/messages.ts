@@ -1,6 +1,7 @@
 import type { JobRow } from './job-row';
 import type { RunOutcome } from './run-job';
 import type { XlsxOptions } from './writers/xlsx';
+import type { RunFault } from './unsettled';
 
 // The contract between the runner (main thread) and a job worker thread.
 export interface WorkerData {
@@ -16,4 +17,5 @@ export type ToWorker = { type: 'run'; job: JobRow; workerId: string; upstreamKey
 export type FromWorker =
   | { type: 'progress'; jobId: number; rows: number }
   | { type: 'done'; jobId: number; outcome: RunOutcome }
-  | { type: 'crashed'; jobId: number; message: string };
+  /** `settle`: how the run meant to end when SQLite refused to record it (a full disk; unsettled.ts). */
+  | { type: 'crashed'; jobId: number; message: string; settle?: RunFault };

@@ -14,6 +14,9 @@ import { endCancelled } from './queue/cancel';
 import { commitBatch } from './queue/checkpoint';
 import { completeJob } from './queue/complete';
 import { failJob, type FailHow } from './queue/fail';
+import { restartIfStagedGone } from './queue/restart';
+import { diskFullFault } from './disk-full';
+import { UnsettledRunError } from './unsettled';
 import { stagedFormats } from './writers/formats';
 import { StagedFile } from './writers/staged-file';
 import { walkUpstream } from './upstream/walk';
@@ -67,6 +70,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
       if ((await walkUpstream(ctx, job)) === 'stopped') return 'stopped';
       job = holdWhatTheWalkStored(db, job, workerId, clock.nowMs());
     }
+    job = restartIfStagedGone(db, dataDir, job, workerId, clock.nowMs());
     if (job.phase === 'collect') {
       const format = stagedFormats[job.output_format];
       const source = sourceOf(db, job);
@@ -115,8 +119,17 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
     return 'success';
   } catch (err) {
     if (err instanceof JobStateError) return 'lost';
-    const message = err instanceof SkeinError || err instanceof TransientJobError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`;
-    const state = failJob(db, job.id, workerId, message, failHow(err), clock.nowMs());
+    const { message, how } = diskFullFault(db, dataDir, job, err, clock.nowMs()) ?? {
+      message: err instanceof SkeinError || err instanceof TransientJobError ? err.message : `Internal error while running the job: ${(err as Error).message ?? String(err)}`,
+      how: failHow(err),
+    };
+    let state: ReturnType<typeof failJob>;
+    try {
+      state = failJob(db, job.id, workerId, message, how, clock.nowMs());
+    } catch (failErr) {
+      // SQLite cannot write either (a full disk): the runner records this end when it can.
+      throw new UnsettledRunError({ message, how }, failErr);
+    }
     if (state === 'error') removeStaged(dataDir, job);
     return state ?? 'lost';
   }

@@ -8,7 +8,7 @@ import { STALE_LOCK_MS } from './limits';
 import type { FromWorker, ToWorker, WorkerData } from './messages';
 import { notifyJobsChanged, onJobsChanged } from './notify';
 import { claimNextJob } from './queue/claim';
-import { failJob } from './queue/fail';
+import { createSettler, UnsettledRunError } from './unsettled';
 import { recoverStaleLocks, runnerOwner } from './queue/recover';
 import { releaseLocks } from './queue/release';
 import { runJob } from './run-job';
@@ -71,13 +71,16 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
   let stopping = false;
   let ticking = false;
   const waiters: (() => void)[] = [];
+  // The runner's writes that a full disk can refuse (unsettled.ts): never thrown out of a handler.
+  const settler = createSettler(db, engine.dataDir, () => clock.nowMs());
+  const kickWebhooks = () => settler.guard('send webhooks', () => webhooks.kick());
 
   webhooks.failInterrupted();
   recoverStaleLocks(db, owner, clock.nowMs(), STALE_LOCK_MS);
 
   const finished = (jobId: number, outcome: string) => {
     options.onFinished?.(jobId, outcome);
-    webhooks.kick();
+    kickWebhooks();
   };
 
   function workerFor(slot: Slot): Worker {
@@ -113,7 +116,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
         if (m.type === 'progress') options.onProgress?.(m.jobId, m.rows);
         else if (m.type === 'done') end(m.outcome);
         else {
-          failJob(db, job.id, workerId, `Internal error while running the job: ${m.message}`, 'retry', clock.nowMs());
+          settler.settle(job, workerId, m.settle ?? { message: `Internal error while running the job: ${m.message}`, how: 'retry' });
           end('pending');
         }
       };
@@ -121,7 +124,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       // goes back to pending at its checkpoint and a fresh worker takes the slot.
       const onError = (err: Error) => {
         slot.worker = undefined;
-        failJob(db, job.id, workerId, `The job's worker stopped: ${err.message}`, 'retry', clock.nowMs());
+        settler.settle(job, workerId, { message: `The job's worker stopped: ${err.message}`, how: 'retry' });
         end('pending');
       };
       const onExit = (code: number) => onError(new Error(`exit code ${code}`));
@@ -161,9 +164,10 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
     try {
       outcome = await runJob(ctx, job);
     } catch (err) {
-      // runJob settles its own failures; this is a fault outside them (the database closed).
+      // runJob settles its own failures; this is a fault outside them (the database closed, or SQLite
+      // refusing to record the end on a full disk: UnsettledRunError says how the run meant to end).
       outcome = 'pending';
-      if (db.open) failJob(db, job.id, workerId, `Internal error while running the job: ${(err as Error).message}`, 'retry', clock.nowMs());
+      settler.settle(job, workerId, err instanceof UnsettledRunError ? err.settle : { message: `Internal error while running the job: ${(err as Error).message}`, how: 'retry' });
     }
     finished(job.id, outcome);
   }
@@ -175,7 +179,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       for (const slot of slots) {
         if (slot.running) continue;
         const workerId = `${owner}:${slot.index}`;
-        const job = claimNextJob(db, workerId, clock.nowMs());
+        const job = settler.guard('take a job from the queue', () => claimNextJob(db, workerId, clock.nowMs()));
         if (!job) break;
         const done = (mode === 'inline' ? runInline(job, workerId) : runInThread(slot, job, workerId)).finally(() => {
           slot.running = undefined;
@@ -206,15 +210,16 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
   const poll = setInterval(() => {
     if (db.open && clock.nowMs() - lastRecoveryMs >= 60_000) {
       lastRecoveryMs = clock.nowMs();
-      recoverStaleLocks(db, owner, lastRecoveryMs, STALE_LOCK_MS);
+      settler.guard('take back jobs of stopped processes', () => recoverStaleLocks(db, owner, lastRecoveryMs, STALE_LOCK_MS));
     }
+    settler.retry();
     tick();
-    webhooks.kick();
+    kickWebhooks();
   }, options.pollMs ?? 500);
   poll.unref();
   setImmediate(() => {
     tick();
-    webhooks.kick();
+    kickWebhooks();
   });
 
   return {

@@ -7,6 +7,7 @@ import { cryptoIds } from '../ids';
 import { openDb } from '../store/db';
 import type { FromWorker, ToWorker, WorkerData } from './messages';
 import { runJob } from './run-job';
+import { UnsettledRunError } from './unsettled';
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
@@ -38,7 +39,8 @@ if (!isMainThread && parentPort) {
       m.job,
     ).then(
       (outcome) => send({ type: 'done', jobId, outcome }),
-      (err: unknown) => send({ type: 'crashed', jobId, message: (err as Error).message ?? String(err) }),
+      (err: unknown) =>
+        send({ type: 'crashed', jobId, message: (err as Error).message ?? String(err), ...(err instanceof UnsettledRunError ? { settle: err.settle } : {}) }),
     );
   });
 }

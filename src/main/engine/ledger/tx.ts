@@ -20,8 +20,12 @@ export function inWriteTx<T>(db: Db, fn: () => T): T {
       written(db);
       return result;
     } catch (err) {
-      prep(db, 'ROLLBACK TO ledger').run();
-      prep(db, 'RELEASE ledger').run();
+      // SQLite rolls the whole transaction back itself on some errors (SQLITE_FULL: a full disk):
+      // then there is no savepoint left, and ROLLBACK TO would hide the error behind "no such savepoint".
+      if (db.inTransaction) {
+        prep(db, 'ROLLBACK TO ledger').run();
+        prep(db, 'RELEASE ledger').run();
+      }
       throw err;
     }
   }

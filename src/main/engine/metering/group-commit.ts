@@ -1,6 +1,12 @@
 import { type ChargeInput, type ChargeOutcome, chargeGroup, MAX_MEMO_CHARS, type TransferResult } from '../ledger';
 import { inWriteTx } from '../ledger/tx';
+import { isDiskFull } from '../disk/space';
+import { SkeinError } from '../errors';
 import type { Db } from '../store/db';
+
+/** A metered request whose charge a full disk refused: a 500, not answered, nothing charged. */
+export const DISK_FULL_MESSAGE =
+  "Skein's disk is full: this request's charge could not be recorded, so it was not answered and nothing was charged. Retry once there is free space on the disk of Skein's data dir.";
 
 /**
  * Request charges committed in groups: the charges queued while a group is open (below) are
@@ -92,10 +98,12 @@ export class GroupCommit {
       });
     } catch (err) {
       // The transaction failed (disk full, the lock not obtained within busy_timeout): nothing of
-      // the group was written, so every charge in it fails.
+      // the group was written, so every charge in it fails. A full disk is said as such (issue 13):
+      // "Internal error" sent the script's author looking for a bug in Skein.
+      const why = isDiskFull(err) ? new SkeinError('internal', DISK_FULL_MESSAGE) : err;
       for (const q of group) {
         q.settled?.();
-        q.reject(err);
+        q.reject(why);
       }
       return;
     }

@@ -17,6 +17,7 @@ import m052 from './migrations/052_protected_authors';
 import m053 from './migrations/053_upstream';
 import m054 from './migrations/054_upstream_cache';
 import m055 from './migrations/055_upstream_pause';
+import m056 from './migrations/056_job_disk_full';
 
 export interface Migration {
   id: number;
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { id: 53, name: '053_upstream', sql: m053 },
   { id: 54, name: '054_upstream_cache', sql: m054 },
   { id: 55, name: '055_upstream_pause', sql: m055 },
+  { id: 56, name: '056_job_disk_full', sql: m056 },
 ];

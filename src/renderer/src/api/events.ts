@@ -18,13 +18,14 @@ export function useEngineEvents(): void {
     const refreshJobs = () => {
       pending ??= setTimeout(() => {
         pending = null;
-        void client.invalidateQueries({ queryKey: ['jobs.list'] });
+        // A job that pauses (a full disk) or resumes changes the unfinished files in Exports.
+        for (const key of ['jobs.list', 'exports.partials']) void client.invalidateQueries({ queryKey: [key] });
       }, 500);
     };
     const offs = [
       bridge.on('job.progress', refreshJobs),
       bridge.on('job.finished', (e) => {
-        for (const key of ['jobs.list', 'jobs.get', 'exports.list', 'credits.ledger', 'users.list']) void client.invalidateQueries({ queryKey: [key] });
+        for (const key of ['jobs.list', 'jobs.get', 'exports.list', 'exports.partials', 'credits.ledger', 'users.list']) void client.invalidateQueries({ queryKey: [key] });
         toast(e.status === 'success' ? `Job ${e.job_id} finished.` : `Job ${e.job_id} failed: ${e.message ?? 'unknown error'}`, e.status === 'success' ? 'ok' : 'error');
       }),
       bridge.on('webhook.delivery', () => void client.invalidateQueries({ queryKey: ['webhooks.deliveries'] })),

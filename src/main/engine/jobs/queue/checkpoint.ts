@@ -18,19 +18,25 @@ export interface Checkpoint {
  * output is cut back to the last checkpoint, and exactly the rows up to it have been paid for.
  * The WHERE on locked_by fences off a runner whose lock was taken from it. The batch that ends the
  * walk also moves the job to its finalize phase, in the same commit, so a resume never walks again.
+ * Only rows past charged_credits are charged: a job whose staged file was removed and that collects
+ * again from row 0 (restart.ts) pays nothing for the rows it had paid for (charged_credits stays
+ * the most rows ever committed; without a restart it equals previousRows). A committed batch also
+ * ends a full disk's pause count (disk-full.ts).
  */
 export function commitBatch(db: Db, jobId: number, workerId: string, previousRows: number, next: Checkpoint, nowMs: number): void {
   inWriteTx(db, () => {
-    const added = next.rows - previousRows;
+    const charged = (db.prepare('SELECT charged_credits FROM jobs WHERE id = ?').get(jobId) as { charged_credits: number } | undefined)?.charged_credits ?? 0;
+    const from = Math.max(previousRows, charged);
+    const added = Math.max(0, next.rows - from);
     const changed = db
       .prepare(
         `UPDATE jobs SET checkpoint_cursor = ?, checkpoint_rows = ?, checkpoint_bytes = ?, progress = ?,
-           charged_credits = charged_credits + ?, phase = ?, locked_at_ms = ?, updated_at_ms = ?
+           charged_credits = charged_credits + ?, phase = ?, locked_at_ms = ?, updated_at_ms = ?, disk_full_since_ms = NULL
          WHERE id = ? AND status = 'processing' AND phase = 'collect' AND locked_by = ? AND checkpoint_rows = ?`,
       )
       .run(next.cursor, next.rows, next.bytes, next.rows, added, next.finished ? 'finalize' : 'collect', nowMs, nowMs,
         jobId, workerId, previousRows).changes;
     if (changed !== 1) throw new JobStateError(`job ${jobId}: lock lost or checkpoint moved, batch not committed`);
-    if (added > 0) chargeJobRows(db, jobId, previousRows, added, nowMs);
+    if (added > 0) chargeJobRows(db, jobId, from, added, nowMs);
   });
 }

@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { fmtBytes, fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
 import { navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
+import { UnfinishedFiles } from './UnfinishedFiles';
 
 const col = createColumnHelper<ExportFile>();
 
@@ -52,6 +53,7 @@ export function ExportsView() {
         )}
       </section>
       {current ? <Preview file={current} /> : files.data?.length ? <Empty title="Select a file to preview its first rows" /> : null}
+      <UnfinishedFiles />
     </div>
   );
 }
