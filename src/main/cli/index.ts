@@ -7,10 +7,11 @@ import { creditsCommand } from './credits';
 import { keysCommand } from './keys';
 import { seedCommand } from './seed';
 import { importCommand } from './import';
+import { doctorCommand } from './doctor';
 import { MigrationError } from '../engine/store/migrate';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand, upstreamCommand];
+const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand, upstreamCommand, doctorCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

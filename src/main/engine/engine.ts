@@ -4,6 +4,7 @@ import { type IdSource, cryptoIds } from './ids';
 import { openDb, type Db } from './store/db';
 import { migrate } from './store/migrate';
 import { startLedger } from './ledger/start';
+import { CHECKPOINT_EVERY_MS, startCheckpointer } from './ledger/checkpointer';
 import { envKeySource, type KeySource } from './upstream/key-source';
 
 export interface EngineOptions {
@@ -17,6 +18,13 @@ export interface EngineOptions {
    * SKEIN_UPSTREAM_KEY): the engine never imports the keychain itself.
    */
   upstreamKeys?: KeySource;
+  /**
+   * false: open without the ledger's start (no hold released, no check): `skein doctor` opens a
+   * ledger that may be broken to report everything wrong with it.
+   */
+  startLedger?: boolean;
+  /** How often the ledger checkpoint catches up while the engine is open (0: never). */
+  ledgerCheckpointEveryMs?: number;
 }
 
 /**
@@ -45,11 +53,13 @@ export function createEngine(options: EngineOptions): Engine {
   const db = openDb(dbFile, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     migrate(db);
-    startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
+    if (options.startLedger !== false) startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
   } catch (err) {
     db.close();
     throw err;
   }
+  const everyMs = options.ledgerCheckpointEveryMs ?? CHECKPOINT_EVERY_MS;
+  const checkpointer = everyMs > 0 ? startCheckpointer(db, () => clock.nowMs(), everyMs) : null;
   const engine: Engine = {
     dataDir: options.dataDir,
     dbFile,
@@ -58,6 +68,7 @@ export function createEngine(options: EngineOptions): Engine {
     ids,
     upstreamKeys: options.upstreamKeys ?? envKeySource(),
     close() {
+      checkpointer?.stop();
       if (db.open) db.close();
     },
   };

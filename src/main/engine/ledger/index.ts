@@ -5,7 +5,9 @@ export { charge, chargeBatch, chargeGroup, type ChargeInput, type ChargeOutcome,
 export { holdForJob, postFromHold, voidHold, getHold, openHolds, holdsOfJob, type HoldInput, type PostInput, type VoidInput } from './holds';
 export { availableFor, availableSql, balanceOf } from './balance';
 export { ledgerWrites } from './tx';
-export { checkInvariants, assertInvariants, LedgerInvariantError, type Violation } from './invariants';
+export { checkInvariants, assertInvariants, checkSinceCheckpoint, fullCheck, LedgerInvariantError, type CheckResult, type Violation } from './invariants';
+export { advanceCheckpoint, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint';
+export { startCheckpointer, CHECKPOINT_EVERY_MS, type Checkpointer } from './checkpointer';
 export { startLedger, type ReleasedHold } from './start';
 export { availableChange, latestTransfersOf, transfersOf, type LedgerLine, type LedgerLineWithBalance } from './history';
 export { findTransfer } from './append';

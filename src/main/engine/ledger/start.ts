@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import { voidHold } from './holds';
-import { assertInvariants, orphanHolds } from './invariants';
+import { writeCheckpoint } from './checkpoint';
+import { checkSinceCheckpoint, LedgerInvariantError, orphanHolds } from './invariants';
 import { inWriteTx } from './tx';
 
 export interface ReleasedHold {
@@ -16,6 +17,10 @@ export interface ReleasedHold {
  * good: it is released here, as a void transfer `release:<hold id>` whose memo says why, so the
  * ledger shows it. Anything else wrong (unbalanced books, balances that disagree with their
  * transfers) stops the start with the precise violations: serving wrong balances is worse.
+ *
+ * The check runs from the ledger checkpoint on (checkSinceCheckpoint: milliseconds, however many
+ * transfers came before it), and a clean start moves the checkpoint to the newest transfer, so the
+ * next start re-derives only what came after this one. The full re-derivation is `skein doctor`.
  */
 export function startLedger(db: Db, nowMs: number): ReleasedHold[] {
   const released: ReleasedHold[] = [];
@@ -29,6 +34,8 @@ export function startLedger(db: Db, nowMs: number): ReleasedHold[] {
       }
     });
   }
-  assertInvariants(db);
+  const check = checkSinceCheckpoint(db);
+  if (check.violations.length) throw new LedgerInvariantError(check.violations);
+  if (check.seq > check.checkpointSeq) writeCheckpoint(db, { fromSeq: check.checkpointSeq, seq: check.seq, sums: check.sums, nowMs, by: 'start' });
   return released;
 }

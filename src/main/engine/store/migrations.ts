@@ -18,6 +18,7 @@ import m053 from './migrations/053_upstream';
 import m054 from './migrations/054_upstream_cache';
 import m055 from './migrations/055_upstream_pause';
 import m056 from './migrations/056_job_disk_full';
+import m057 from './migrations/057_ledger_checkpoint';
 
 export interface Migration {
   id: number;
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { id: 54, name: '054_upstream_cache', sql: m054 },
   { id: 55, name: '055_upstream_pause', sql: m055 },
   { id: 56, name: '056_job_disk_full', sql: m056 },
+  { id: 57, name: '057_ledger_checkpoint', sql: m057 },
 ];
