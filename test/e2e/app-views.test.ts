@@ -119,7 +119,13 @@ describe('the app in a real browser (headless mode)', () => {
     await page.getByLabel('Query').press('Enter');
     await page.getByTestId('search-status').waitFor();
     expect(await page.locator('[aria-label="Search results"] .body-row').count()).toBeGreaterThan(0);
+    // The matches are counted before collecting, and "Collect all" starts the job with that count.
+    await expect.poll(() => page.getByTestId('search-count').textContent()).toMatch(/^[\d,]+ posts? match/);
+    const count = ((await page.getByTestId('search-count').textContent()) ?? '').replace(/[^\d]/g, '');
     await screenshot(page, 'app-search');
+    await page.getByRole('link', { name: /^Collect all [\d,]+ into a file$/ }).click();
+    await expect.poll(() => page.getByLabel('Maximum posts').inputValue()).toBe(count);
+    await page.goto(`${skein.url}/#/search`);
     await page.getByLabel('Query').fill('cats form:x');
     await page.getByLabel('Query').press('Enter');
     await page.locator('mark.query-error').waitFor();

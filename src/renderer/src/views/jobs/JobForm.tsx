@@ -18,7 +18,8 @@ export function JobForm() {
   const [type, setType] = useState<'Latest' | 'Top'>(query.get('type') === 'Top' ? 'Top' : 'Latest');
   const [sinceId, setSinceId] = useState('');
   const [maxId, setMaxId] = useState('');
-  const [maxCount, setMaxCount] = useState('');
+  // "Collect all N into a file" from Search sends the count of matches as max_count (and so the hold).
+  const [maxCount, setMaxCount] = useState(/^\d+$/.test(query.get('max_count') ?? '') ? query.get('max_count')! : '');
   const [format, setFormat] = useState<OutputFormat>('json');
   const [compress, setCompress] = useState(false);
   // Starts with Settings > CSV files; sent only with csv (the API refuses it with another format).
@@ -29,6 +30,7 @@ export function JobForm() {
     if (query.get('new') === 'search' || query.get('new') === 'replies') setKind(query.get('new') as 'replies' | 'search');
     if (query.get('tweet_id')) setTweetId(query.get('tweet_id')!);
     if (query.get('query')) setQ(query.get('query')!);
+    if (/^\d+$/.test(query.get('max_count') ?? '')) setMaxCount(query.get('max_count')!);
   }, [query]);
 
   const problems: string[] = [];
