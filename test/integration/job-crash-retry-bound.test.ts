@@ -53,15 +53,22 @@ describe('a job whose process keeps dying ends after max_attempts (issue 13)', (
       expect(holdsOfJob(engine.db, jobId)[0]).toMatchObject({ open: true, posted: 0 });
     }
 
-    // The last attempt commits one batch (4 rows charged) before its process dies.
-    const worker = await killedWorker('deadlast');
-    const last = claimNextJob(engine.db, worker, engine.clock.nowMs())!;
-    expect(last.attempts).toBe(MAX_ATTEMPTS);
+    // The fifth attempt commits one batch (4 rows charged) before its process dies: it made
+    // progress, so the attempt is given back (a job killed while it works resumes however often).
+    const worker = await killedWorker('deadprogress');
+    const fifth = claimNextJob(engine.db, worker, engine.clock.nowMs())!;
+    expect(fifth.attempts).toBe(MAX_ATTEMPTS);
     let batches = 0;
     const ctx = { db: engine.db, dataDir: engine.dataDir, clock: engine.clock, ids: engine.ids, workerId: worker, batchRows: 4, between: async () => void batches++, stopRequested: () => batches >= 1 };
-    expect(await runJob(ctx, last)).toBe('stopped');
-    expect(getJob(engine.db, jobId)).toMatchObject({ status: 'processing', locked_by: worker });
+    expect(await runJob(ctx, fifth)).toBe('stopped');
+    expect(getJob(engine.db, jobId)).toMatchObject({ status: 'processing', locked_by: worker, attempt_progress: 1 });
+    engine.clock.advance(1_000);
+    expect(recover()).toEqual([jobId]);
+    expect(getJob(engine.db, jobId)).toMatchObject({ status: 'pending', attempts: MAX_ATTEMPTS - 1 });
 
+    // The next attempt, the last one, dies before committing anything: the job ends.
+    const last = claimNextJob(engine.db, await killedWorker('deadlast'), engine.clock.nowMs())!;
+    expect(last).toMatchObject({ attempts: MAX_ATTEMPTS, attempt_progress: 0 });
     engine.clock.advance(1_000);
     expect(recover()).toEqual([jobId]);
     const job = getJob(engine.db, jobId)!;
@@ -71,7 +78,7 @@ describe('a job whose process keeps dying ends after max_attempts (issue 13)', (
       locked_by: null,
       locked_at_ms: null,
       finished_at_ms: engine.clock.nowMs(),
-      last_error: `The process running this job stopped during attempt ${MAX_ATTEMPTS} of ${MAX_ATTEMPTS}; giving up. Retry the job to try again.`,
+      last_error: `The process running this job stopped during attempt ${MAX_ATTEMPTS} of ${MAX_ATTEMPTS} before committing anything, as in every attempt that used one up; giving up. Retry the job to try again.`,
     });
     // The 4 rows written stay charged; the rest of the hold is voided, and the ledger balances.
     const [hold] = holdsOfJob(engine.db, jobId);
@@ -94,7 +101,7 @@ describe('a job whose process keeps dying ends after max_attempts (issue 13)', (
     expect(recover()).toEqual([jobId]);
     const job = getJob(engine.db, jobId)!;
     expect(job).toMatchObject({ status: 'error', locked_by: null });
-    expect(job.last_error).toMatch(/^The process running this job stopped during attempt 7 of 5; giving up\./);
+    expect(job.last_error).toMatch(/^The process running this job stopped during attempt 7 of 5 before committing anything/);
     expect(holdsOfJob(engine.db, jobId)[0]).toMatchObject({ open: false, posted: 0 });
     assertInvariants(engine.db);
   });

@@ -40,6 +40,8 @@ export interface JobRow {
   updated_at_ms: number;
   /** When a full disk first refused this job's writes since its last committed batch (migration 056). */
   disk_full_since_ms: number | null;
+  /** 1 once the current attempt committed a batch or an upstream page (migration 058; recover.ts). */
+  attempt_progress: number;
 }
 
 export function getJob(db: Db, jobId: number): JobRow | undefined {

@@ -19,6 +19,7 @@ import m054 from './migrations/054_upstream_cache';
 import m055 from './migrations/055_upstream_pause';
 import m056 from './migrations/056_job_disk_full';
 import m057 from './migrations/057_ledger_checkpoint';
+import m058 from './migrations/058_attempt_progress';
 
 export interface Migration {
   id: number;
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { id: 55, name: '055_upstream_pause', sql: m055 },
   { id: 56, name: '056_job_disk_full', sql: m056 },
   { id: 57, name: '057_ledger_checkpoint', sql: m057 },
+  { id: 58, name: '058_attempt_progress', sql: m058 },
 ];

@@ -31,7 +31,7 @@ export function commitBatch(db: Db, jobId: number, workerId: string, previousRow
     const changed = db
       .prepare(
         `UPDATE jobs SET checkpoint_cursor = ?, checkpoint_rows = ?, checkpoint_bytes = ?, progress = ?,
-           charged_credits = charged_credits + ?, phase = ?, locked_at_ms = ?, updated_at_ms = ?, disk_full_since_ms = NULL
+           charged_credits = charged_credits + ?, phase = ?, locked_at_ms = ?, updated_at_ms = ?, disk_full_since_ms = NULL, attempt_progress = 1
          WHERE id = ? AND status = 'processing' AND phase = 'collect' AND locked_by = ? AND checkpoint_rows = ?`,
       )
       .run(next.cursor, next.rows, next.bytes, next.rows, added, next.finished ? 'finalize' : 'collect', nowMs, nowMs,

@@ -14,7 +14,7 @@ export function claimNextJob(db: Db, workerId: string, nowMs: number): JobRow | 
   // end, where the commit's error is thrown.
   return (db
     .prepare(
-      `UPDATE jobs SET status = 'processing', attempts = attempts + 1, locked_at_ms = @now, locked_by = @worker,
+      `UPDATE jobs SET status = 'processing', attempts = attempts + 1, attempt_progress = 0, locked_at_ms = @now, locked_by = @worker,
          started_at_ms = coalesce(started_at_ms, @now), updated_at_ms = @now
        WHERE id = (SELECT id FROM jobs WHERE status = 'pending' AND run_at_ms <= @now ORDER BY run_at_ms, id LIMIT 1)
        RETURNING *`,

@@ -9,9 +9,10 @@ import { finishJob } from './finish';
 // sharing the folder) loses it too.
 //
 // Each claim counts an attempt (claim.ts), so a job whose process died has used the attempt it
-// was on. Once attempts reach max_attempts it ends in error here instead of going back to pending:
-// before, a job that crashed its process every time came back forever (attempts 6, 7, 8 were seen
-// with max_attempts 5).
+// was on, unless that attempt committed something (attempt_progress, migration 058): then it is
+// given back. Once attempts that committed nothing reach max_attempts the job ends in error here
+// instead of going back to pending: before, a job that crashed its process every time came back
+// forever (attempts 6, 7, 8 were seen with max_attempts 5).
 
 /** This runner's identity; each worker slot appends `:<slot>`. */
 export function runnerOwner(nonce: string): string {
@@ -62,12 +63,22 @@ export function recoverStaleLocks(db: Db, selfRunner: string, nowMs: number, sta
 function takeBack(db: Db, jobId: number, lockedBy: string | null, dead: boolean, nowMs: number): boolean {
   return inWriteTx(db, () => {
     const job = db
-      .prepare(`SELECT user_id, attempts, max_attempts FROM jobs WHERE id = ? AND status = 'processing' AND locked_by IS ?`)
-      .get(jobId, lockedBy) as { user_id: number; attempts: number; max_attempts: number } | undefined;
+      .prepare(`SELECT user_id, attempts, max_attempts, attempt_progress FROM jobs WHERE id = ? AND status = 'processing' AND locked_by IS ?`)
+      .get(jobId, lockedBy) as { user_id: number; attempts: number; max_attempts: number; attempt_progress: number } | undefined;
     if (!job) return false;
+    if (job.attempt_progress === 1) {
+      // The attempt committed rows or pages before its process died: it is given back, so a job
+      // killed while it works (ten SIGKILLs during a long walk) resumes however often.
+      db.prepare(
+        `UPDATE jobs SET status = 'pending', attempts = max(0, attempts - 1), locked_by = NULL, locked_at_ms = NULL, run_at_ms = ?, updated_at_ms = ?,
+           last_error = coalesce(last_error, 'The process running this job stopped; resumed from its last checkpoint.')
+         WHERE id = ?`,
+      ).run(nowMs, nowMs, jobId);
+      return true;
+    }
     if (job.attempts >= job.max_attempts) {
       const how = dead ? 'stopped' : 'stopped answering';
-      const message = `The process running this job ${how} during attempt ${job.attempts} of ${job.max_attempts}; giving up. Retry the job to try again.`;
+      const message = `The process running this job ${how} during attempt ${job.attempts} of ${job.max_attempts} before committing anything, as in every attempt that used one up; giving up. Retry the job to try again.`;
       db.prepare(`UPDATE jobs SET status = 'error', last_error = ? WHERE id = ?`).run(message, jobId);
       // The same end as any failure (fail.ts): lock cleared, finished_at set, the rest of the credit
       // hold voided, the job_finished webhook queued.

@@ -135,7 +135,7 @@ function advance(ctx: WalkContext, jobId: number, walk: WalkRow, nextCursor: str
     .prepare('UPDATE job_upstream SET cursor = ?, pages = pages + 1, items = ?, done = ?, paused_since_ms = NULL, updated_at_ms = ? WHERE job_id = ? AND pages = ?')
     .run(nextCursor, total, done, ctx.clock.nowMs(), jobId, walk.pages).changes;
   if (changed !== 1) throw new JobStateError(`job ${jobId}: the upstream walk moved under this worker`);
-  ctx.db.prepare('UPDATE jobs SET locked_at_ms = ?, updated_at_ms = ? WHERE id = ?').run(ctx.clock.nowMs(), ctx.clock.nowMs(), jobId);
+  ctx.db.prepare('UPDATE jobs SET locked_at_ms = ?, updated_at_ms = ?, attempt_progress = 1 WHERE id = ?').run(ctx.clock.nowMs(), ctx.clock.nowMs(), jobId);
 }
 
 /**
