@@ -14,18 +14,24 @@ function parse(hash: string): Route {
   return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
 }
 
-let current = parse(window.location.hash);
+// The route is read from the address itself at every snapshot (parsed again only when it changed):
+// a hash that changed before the app subscribed (a navigation right after a reload) is not missed.
+let currentHash = window.location.hash;
+let current = parse(currentHash);
+function snapshot(): Route {
+  if (window.location.hash !== currentHash) {
+    currentHash = window.location.hash;
+    current = parse(currentHash);
+  }
+  return current;
+}
 const subscribe = (cb: () => void) => {
-  const handler = () => {
-    current = parse(window.location.hash);
-    cb();
-  };
-  window.addEventListener('hashchange', handler);
-  return () => window.removeEventListener('hashchange', handler);
+  window.addEventListener('hashchange', cb);
+  return () => window.removeEventListener('hashchange', cb);
 };
 
 export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, () => current);
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 /** '#/search' + {q: 'from:x'} -> '#/search?q=from%3Ax' */
