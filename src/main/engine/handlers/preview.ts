@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJs } from '../jobs/writers/exceljs-lazy';
 import yauzl from 'yauzl';
 import StreamJson from 'stream-json';
 import StreamArray from 'stream-json/streamers/StreamArray';
@@ -101,7 +102,8 @@ async function previewCsv(stream: Readable, rows: number): Promise<ExportPreview
 }
 
 async function previewXlsx(stream: Readable, rows: number): Promise<ExportPreview> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache' });
+  const { stream: xlsx } = await loadExcelJs();
+  const reader = new xlsx.xlsx.WorkbookReader(stream, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache' });
   const records: string[][] = [];
   for await (const sheet of reader) {
     for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {

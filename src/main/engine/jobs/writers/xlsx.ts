@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJs } from './exceljs-lazy';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type Cell, COLUMNS } from './columns';
@@ -62,7 +63,8 @@ export async function writeXlsxFromStaged(stagedPath: string, outPath: string, o
   const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
   // useStyles: the date-time format, the bold header. Every cell gets one of a few shared style
   // objects (layout.styleOf), which exceljs recognises by identity: no per-cell style work.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useSharedStrings: false, useStyles: true });
+  const { stream } = await loadExcelJs();
+  const workbook = new stream.xlsx.WorkbookWriter({ filename: outPath, useSharedStrings: false, useStyles: true });
   const layout = sheetLayout();
   let sheet: ExcelJS.Worksheet | undefined;
   let sheets = 0;
