@@ -19,6 +19,9 @@ describe('parseNumericId', () => {
     ['007', 7n],
     ['1800000000000000001', 1800000000000000001n],
     ['9223372036854775807', 9223372036854775807n],
+    // A 19-digit id with leading zeros (docs/api.md: they are accepted): 20 and 40 characters.
+    ['01800000000000000001', 1800000000000000001n],
+    [`${'0'.repeat(21)}9223372036854775807`, 9223372036854775807n],
   ])('%s -> %s', (raw, id) => expect(parseNumericId('id', raw)).toBe(id));
 
   it.each([
@@ -26,7 +29,8 @@ describe('parseNumericId', () => {
     ['', /Missing required parameter 'id'/],
     [['1', '2'], /'id'.*once/],
     ['9223372036854775808', /'id'.*larger than the largest id/],
-    ['12345678901234567890', /'id'.*digits only/],
+    ['12345678901234567890', /'id'.*larger than the largest id/],
+    [`${'0'.repeat(22)}9223372036854775807`, /'id'.*digits only/],
     ['-1', /'id'.*digits only/],
     ['+1', /'id'.*digits only/],
     [' 1', /'id'.*digits only/],

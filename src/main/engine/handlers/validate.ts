@@ -1,3 +1,4 @@
+import { idOfDigits } from '../reads/params';
 import { fail } from '../errors';
 
 // Arguments arrive from IPC or HTTP: untrusted. Each handler reads them through these, so a bad
@@ -16,8 +17,9 @@ export function idArg(args: Record<string, unknown>, name: string): string {
   const v = args[name];
   if (v === undefined || v === null || v === '') throw fail.missing(name);
   const s = typeof v === 'string' ? v.trim() : typeof v === 'bigint' ? v.toString() : '';
-  if (!/^\d{1,19}$/.test(s) || BigInt(s) > 9223372036854775807n) throw fail.invalid(name, 'expected a numeric id.');
-  return s.replace(/^0+(?=\d)/, '');
+  const id = idOfDigits(s);
+  if (id === null) throw fail.invalid(name, 'expected a numeric id.');
+  return id.toString();
 }
 
 export function optionalIdArg(args: Record<string, unknown>, name: string): string | undefined {

@@ -1,8 +1,17 @@
 import { fail } from '../errors';
 
-// Post and user ids are SQLite INTEGERs: signed 64-bit, so at most 19 digits and 2^63 - 1.
+// Post and user ids are SQLite INTEGERs: signed 64-bit, so at most 19 significant digits and
+// 2^63 - 1. Leading zeros are accepted (docs/api.md): "01800000000000000001" is post
+// 1800000000000000001. 40 characters bound the text read, zeros included.
 const INT64_MAX = 9223372036854775807n;
-const ID_DIGITS = /^\d{1,19}$/;
+const ID_TEXT = /^\d{1,40}$/;
+
+/** The id written by `text` (digits, leading zeros allowed), or null when it is not one within 64 bits. */
+export function idOfDigits(text: string): bigint | null {
+  if (!ID_TEXT.test(text)) return null;
+  const id = BigInt(text);
+  return id > INT64_MAX ? null : id;
+}
 
 /**
  * A numeric id parameter (spec "numeric ID, handled as a string"), as a BigInt: it never passes
@@ -12,11 +21,11 @@ export function parseNumericId(parameter: string, raw: unknown): bigint {
   if (raw === undefined || raw === null || raw === '') throw fail.missing(parameter);
   if (Array.isArray(raw)) throw fail.invalid(parameter, 'give it once, not several times.');
   if (typeof raw !== 'string') throw fail.invalid(parameter, 'expected a numeric id.');
-  if (!ID_DIGITS.test(raw)) {
-    throw fail.invalid(parameter, `expected a numeric id (digits only, up to 19), got '${preview(raw)}'.`);
+  if (!ID_TEXT.test(raw)) {
+    throw fail.invalid(parameter, `expected a numeric id (digits only, up to 19 besides leading zeros), got '${preview(raw)}'.`);
   }
-  const id = BigInt(raw);
-  if (id > INT64_MAX) throw fail.invalid(parameter, `${raw} is larger than the largest id, ${INT64_MAX}.`);
+  const id = idOfDigits(raw);
+  if (id === null) throw fail.invalid(parameter, `${raw} is larger than the largest id, ${INT64_MAX}.`);
   return id;
 }
 

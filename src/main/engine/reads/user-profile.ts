@@ -4,7 +4,7 @@ import { fail } from '../errors';
 import type { AuthorRow } from '../serialize/rows';
 import { userObject } from '../serialize/tweet';
 import type { Db } from '../store/db';
-import { preview } from './params';
+import { idOfDigits, preview } from './params';
 import type { ReadResult } from './result';
 
 // A user's profile, as the service's GET /twitter/user/<id or screen_name> answers it: the User
@@ -12,8 +12,6 @@ import type { ReadResult } from './result';
 // scripts written against the real service; docs/api.md "The real service's paths").
 
 const PARAMETER = 'user';
-const INT64_MAX = 9223372036854775807n;
-const DIGITS = /^\d{1,19}$/;
 // The platform's handles are letters, digits and _ (15 at most today; older ones are longer).
 const SCREEN_NAME = /^@?([A-Za-z0-9_]{1,50})$/;
 
@@ -60,7 +58,8 @@ export function parseUserRef(raw: unknown): UserRef {
   if (raw === undefined || raw === null || raw === '') throw fail.missing(PARAMETER);
   if (typeof raw !== 'string') throw fail.invalid(PARAMETER, 'give it once, as text.');
   const screenName = SCREEN_NAME.exec(raw)?.[1]?.toLowerCase();
-  if (DIGITS.test(raw) && BigInt(raw) <= INT64_MAX) return { id: BigInt(raw), screenName };
+  const id = idOfDigits(raw);
+  if (id !== null) return { id, screenName };
   if (screenName === undefined) {
     throw fail.invalid(PARAMETER, `give a numeric user id or a screen name (letters, digits and _), got '${preview(raw)}'.`);
   }
