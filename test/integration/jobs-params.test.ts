@@ -167,3 +167,28 @@ describe('job status (spec 4.8)', () => {
     expect((await server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key })).json()).toMatchObject({ status: 'error' });
   });
 });
+
+describe('prototype keys in a job body (issue 13, point 10)', () => {
+  it('refuses __proto__ in a JSON or form body as an unknown parameter, creating no job', async () => {
+    const { engine, key, server } = await setup();
+    const jobs = () => engine.db.prepare('SELECT count(*) FROM jobs').pluck().get() as number;
+    const before = jobs();
+    const json = await server.request('/social/search/asyncJob', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"__proto__":{"query":"from:x","max_count":3,"bogus":1}}',
+    });
+    expect(json.status).toBe(422);
+    expect((json.json() as { message: string }).message).toMatch(/__proto__.*unknown parameter/);
+    const form = await server.request('/social/search/asyncJob', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '__proto__=x&query=from%3Ax',
+    });
+    expect(form.status).toBe(422);
+    expect((form.json() as { message: string }).message).toMatch(/__proto__.*unknown parameter/);
+    expect(jobs()).toBe(before);
+  });
+});

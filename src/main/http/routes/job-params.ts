@@ -24,9 +24,14 @@ export function registerJobBodyParsers(scope: FastifyInstance): void {
   });
 }
 
-function formObject(params: URLSearchParams): RawParams {
-  const out: RawParams = {};
-  for (const [k, v] of params) {
+// Objects without a prototype: a parameter named __proto__ (in a JSON or form body) is then an
+// ordinary key, refused as unknown, instead of setting the object's prototype, through which
+// {"__proto__": {"query": ..., "max_count": 3, "bogus": 1}} made a job and hid "bogus" (issue 13).
+const params = (): RawParams => Object.create(null) as RawParams;
+
+function formObject(params_: URLSearchParams): RawParams {
+  const out = params();
+  for (const [k, v] of params_) {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...(prev as unknown[]), v] : [prev, v];
   }
@@ -42,7 +47,7 @@ export function jobParams(request: FastifyRequest): RawParams {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
     throw fail.invalid('body', 'expected a JSON object of parameters, e.g. {"query": "from:alice", "max_count": 100}.');
   }
-  const merged: RawParams = { ...query };
+  const merged = Object.assign(params(), query);
   for (const [k, v] of Object.entries((body ?? {}) as RawParams)) {
     if (k in merged && !same(merged[k], v)) throw fail.invalid(k, 'given twice with different values (query string and body).');
     merged[k] = v;
