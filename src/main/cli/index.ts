@@ -9,6 +9,7 @@ import { seedCommand } from './seed';
 import { importCommand } from './import';
 import { doctorCommand } from './doctor';
 import { MigrationError } from '../engine/store/migrate';
+import { privateUmask } from '../engine/store/private-dir';
 
 // One entry per subcommand; `skein --help` lists them in this order.
 const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand, upstreamCommand, doctorCommand];
@@ -72,6 +73,8 @@ export function exitWhenFlushed(code: number): void {
 
 // Run when this file is the entry point (out/main/cli.js), not when a test imports it.
 if (typeof require !== "undefined" && require.main === module) {
+  // What skein writes (the database, exports, imports) is the user's alone (store/private-dir.ts).
+  privateUmask();
   main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
     console.error(err);
     exitWhenFlushed(1);

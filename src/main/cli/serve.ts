@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../engine/engine';
+import { makeDataDirPrivate } from '../engine/store/private-dir';
 import { isDiskFull } from '../engine/disk/space';
 import { diskFullReport } from '../engine/disk/report';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
@@ -43,6 +44,11 @@ export const serveCommand: Command = {
     let app: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
     let jobs: JobRunner;
     try {
+      // Made private before the engine opens it, saying so when it was not (issue 13).
+      const tightened = makeDataDirPrivate(dataDir);
+      if (tightened.length) {
+        console.log(`Made the data dir private to your account (others could read it): ${tightened.length} ${tightened.length === 1 ? 'path' : 'paths'} now 0700/0600, e.g. ${tightened[0]}.`);
+      }
       engine = createEngine({ dataDir, upstreamKeys });
       // First start on an empty data dir: load the demo corpus so there is something to browse.
       const started = Date.now();

@@ -2,6 +2,7 @@ import { app, type BrowserWindow, dialog, Menu } from 'electron';
 import { join } from 'node:path';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { createEngine, type Engine } from '../engine/engine';
+import { privateUmask } from '../engine/store/private-dir';
 import { createHandlers } from '../engine/handlers';
 import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
 import { EventHub } from '../engine/handlers/event-hub';
@@ -41,6 +42,7 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     w.focus();
   });
 
+  privateUmask(); // what the app writes in the data dir is the user's alone (store/private-dir.ts)
   void app.whenReady().then(async () => {
     let engine: Engine;
     const nativeBinding = betterSqliteBinding();

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from './clock';
 import { type IdSource, cryptoIds } from './ids';
 import { openDb, type Db } from './store/db';
 import { migrate } from './store/migrate';
+import { makeDataDirPrivate, makeDbFilesPrivate } from './store/private-dir';
 import { startLedger } from './ledger/start';
 import { CHECKPOINT_EVERY_MS, startCheckpointer } from './ledger/checkpointer';
 import { envKeySource, type KeySource } from './upstream/key-source';
@@ -50,8 +51,10 @@ export function createEngine(options: EngineOptions): Engine {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? cryptoIds;
   const dbFile = dbFileOf(options.dataDir);
+  makeDataDirPrivate(options.dataDir);
   const db = openDb(dbFile, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
+    makeDbFilesPrivate(dbFile);
     migrate(db);
     if (options.startLedger !== false) startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
   } catch (err) {
