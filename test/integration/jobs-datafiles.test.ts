@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { revokeKey } from '../../src/main/engine/keys';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { apiKey } from '../fixtures/api-corpus';
@@ -46,6 +47,26 @@ describe('data file URLs', () => {
       }).on('error', reject);
     });
     expect(foreign).toBe(403);
+  });
+
+  it("stop working once their user's keys are all revoked", async () => {
+    const engine = testEngine();
+    writeConversation(engine.db, 3, 1);
+    const key = apiKey(engine);
+    const server = await startServer(engine);
+    const runner = testRunner(engine, { mode: 'inline' });
+    const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob?output_format=csv`, { method: 'POST', key });
+    const jobId = (res.json() as { job_id: number }).job_id;
+    await runner.idle();
+    const { result } = (await server.request(`/jobs/${jobId}`, { key })).json() as { result: { datafile_url: string } };
+    expect((await fetch(result.datafile_url)).status).toBe(200);
+    revokeKey(engine, key);
+    const gone = await fetch(result.datafile_url);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({
+      status: 'error',
+      message: `This data file's URL was revoked with its user's API keys; the file of job ${jobId} is still in the exports folder (the app's Exports).`,
+    });
   });
 });
 

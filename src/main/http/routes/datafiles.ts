@@ -6,10 +6,12 @@ import { fail } from '../errors';
 import { contentTypes } from '../../engine/jobs/writers/formats';
 import type { JobRow } from '../../engine/jobs';
 import { exportsDir } from '../../engine/jobs/files';
+import { APP_USER_ID } from '../../engine/handlers/app-user';
 
 // GET /datafiles/<token>/<file name>: a job's data file, like a pre-signed storage URL. The token
 // (24 random bytes) is the capability: no key is needed, so plain curl and pandas.read_csv(url)
-// work. The host check still applies (loopback only). Not a spec route: not metered.
+// work, while the job's user holds a key that is not revoked. The host check still applies
+// (loopback only). Not a spec route: not metered.
 
 const TOKEN = /^[0-9a-f]{48}$/;
 
@@ -21,6 +23,11 @@ export function registerDatafileRoutes(app: FastifyInstance, engine: Engine): vo
       : undefined;
     // Same answer for a wrong token and a wrong name: nothing to learn by guessing.
     if (!job || job.result_file !== name) throw fail.notFound('No such data file.');
+    // A file's URL lives as long as its user holds a key that is not revoked (docs/decisions.md):
+    // revoking a user's last key revokes the URLs handed out to them. The app's own jobs have none.
+    if (job.user_id !== APP_USER_ID && !engine.db.prepare('SELECT 1 FROM api_keys WHERE user_id = ? AND revoked_at_ms IS NULL LIMIT 1').get(job.user_id)) {
+      throw fail.notFound(`This data file's URL was revoked with its user's API keys; the file of job ${job.id} is still in the exports folder (the app's Exports).`);
+    }
     const path = join(exportsDir(engine.dataDir), job.result_file);
     let size: number;
     try {
