@@ -1,3 +1,5 @@
+import { deadline } from '../deadline';
+
 // One GET to the upstream: a whole-request deadline (headers AND body, so a response that starts
 // and then hangs is cut too) and a cap on the body, so a hostile or broken upstream can neither
 // hold a caller forever nor exhaust memory. Redirects are not followed: the Bearer key goes to the
@@ -13,29 +15,24 @@ export interface AttemptOptions {
 }
 
 export async function attemptGet(url: string, key: string, options: AttemptOptions, extraHeaders: Record<string, string> = {}): Promise<AttemptResult> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs);
+  const limit = deadline(options.timeoutMs);
   try {
     const res = await fetch(url, {
       headers: { ...extraHeaders, authorization: `Bearer ${key}`, accept: 'application/json' },
       redirect: 'manual',
-      signal: controller.signal,
+      signal: limit.signal,
     });
     const body = await readBounded(res, options.maxBodyBytes);
     if (body === null) {
-      controller.abort();
+      limit.abort();
       return { kind: 'failed', reason: `the answer is larger than ${options.maxBodyBytes} bytes`, retryable: false };
     }
     return { kind: 'response', status: res.status, headers: res.headers, text: body };
   } catch (err) {
-    if (timedOut) return { kind: 'failed', reason: `no complete answer within ${options.timeoutMs} ms`, retryable: true };
+    if (limit.timedOut()) return { kind: 'failed', reason: `no complete answer within ${options.timeoutMs} ms`, retryable: true };
     return { kind: 'failed', reason: `cannot connect (${causeOf(err)})`, retryable: true };
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
 }
 

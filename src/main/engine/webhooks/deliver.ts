@@ -1,3 +1,4 @@
+import { deadline, type Deadline } from '../deadline';
 import { SIGNATURE_HEADER, signatureHeader } from './sign';
 
 /**
@@ -28,27 +29,21 @@ export interface DeliveryOutcome {
 export async function deliverWebhook(url: string, body: string, options: { timeoutMs: number; secret: string | null; nowMs: number }): Promise<DeliveryOutcome> {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Skein-Webhook/1' };
   if (options.secret) headers[SIGNATURE_HEADER] = signatureHeader(options.secret, body, options.nowMs);
-  // One deadline for the whole exchange: aborting the controller also errors a body still being
-  // read, so a receiver that sends headers and then trickles bytes is cut at the same time.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs);
+  // One deadline for the whole exchange: a receiver that sends headers and then trickles bytes is cut too.
+  const limit = deadline(options.timeoutMs);
   try {
-    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: controller.signal });
-    await readAtMost(res, WEBHOOK_MAX_BODY_BYTES, controller);
+    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: limit.signal });
+    await readAtMost(res, WEBHOOK_MAX_BODY_BYTES, limit);
     return res.status === 200
       ? { ok: true, httpStatus: 200, error: null }
       : { ok: false, httpStatus: res.status, error: `The receiver answered HTTP ${res.status}; only 200 counts as delivered.` };
   } catch (err) {
-    if (timedOut) return { ok: false, httpStatus: null, error: `No answer within ${options.timeoutMs} ms (timeout).` };
+    if (limit.timedOut()) return { ok: false, httpStatus: null, error: `No answer within ${options.timeoutMs} ms (timeout).` };
     const e = err as Error & { cause?: { code?: string; message?: string } };
     const cause = e.cause?.code ?? e.cause?.message ?? e.message;
     return { ok: false, httpStatus: null, error: `The call failed: ${cause}.` };
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
 }
 
@@ -56,7 +51,7 @@ export async function deliverWebhook(url: string, body: string, options: { timeo
  * Reads the body until it ends or `limitBytes` have come, then drops the connection. Errors while
  * reading (the deadline, a reset) are ignored: the status line has already answered.
  */
-async function readAtMost(res: Response, limitBytes: number, controller: AbortController): Promise<void> {
+async function readAtMost(res: Response, limitBytes: number, exchange: Deadline): Promise<void> {
   if (!res.body) return;
   const reader = res.body.getReader();
   let readBytes = 0;
@@ -67,7 +62,7 @@ async function readAtMost(res: Response, limitBytes: number, controller: AbortCo
       readBytes += value.byteLength;
     }
     // More is coming than we will read: stop the stream and close the socket rather than drain it.
-    controller.abort();
+    exchange.abort();
     await reader.cancel().catch(() => undefined);
   } catch {
     // The deadline or the receiver ended the body early; nothing of it is kept.
