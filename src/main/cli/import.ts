@@ -1,5 +1,6 @@
 import { createEngine } from '../engine/engine';
 import { formatReport, importPaths } from '../engine/corpus/importers';
+import type { FallbackEncoding } from '../engine/corpus/importers/decode';
 import { type Command, parseCommandArgs, UsageError } from './command';
 
 // `skein import FILE|DIR...`: format detected from content; progress on stderr; the final counts
@@ -9,22 +10,42 @@ import { type Command, parseCommandArgs, UsageError } from './command';
 
 export const EXIT_WITH_PROBLEMS = 3;
 
+const ENCODING_HELP = [
+  'Text is read as UTF-8; a file starting with a byte-order mark is read as UTF-8 or UTF-16 (LE/BE) as the mark says.',
+  'A file that is not valid UTF-8 is refused, naming the byte offset of its first bad byte (0 = the first byte),',
+  'and the import goes on with the next files.',
+  '  --encoding latin1  read such files as Latin-1 (Windows-1252) instead. It applies to every file of the run,',
+  '                     but only files that are not valid UTF-8 and have no byte-order mark are read as Latin-1:',
+  '                     the others are read as before, so a folder mixing both imports correctly.',
+].join('\n');
+
+/** --encoding: utf8 (the default) or latin1; anything else is a usage mistake. */
+function encodingOption(value: unknown): FallbackEncoding | undefined {
+  if (value === undefined) return undefined;
+  const v = String(value).toLowerCase().replace(/[-_]/g, '');
+  if (v === 'utf8') return 'utf8';
+  if (v === 'latin1' || v === 'iso88591' || v === 'windows1252' || v === 'cp1252') return 'latin1';
+  throw new UsageError(`--encoding takes latin1 (or utf8, the default), not '${String(value)}'.`);
+}
+
 export const importCommand: Command = {
   name: 'import',
   summary: 'Import posts, articles and spaces: service JSON, Twitter v1.1 / v2 (twarc2) files, X archives (folder or zip).',
-  usage: 'skein import FILE|DIR... [--json] [--data-dir DIR]',
+  usage: 'skein import FILE|DIR... [--encoding latin1] [--json] [--data-dir DIR]',
   async run(argv) {
-    const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' } }, true);
+    const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' }, encoding: { type: 'string' } }, true);
     if (help) {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}\n\nImporting the same file twice adds nothing. Exit code 0: all imported; ${EXIT_WITH_PROBLEMS}: finished, some records or files refused (listed); 1: stopped by an error.`);
+      console.log(`${this.summary}\n\nUsage: ${this.usage}\n\n${ENCODING_HELP}\n\nImporting the same file twice adds nothing. Exit code 0: all imported; ${EXIT_WITH_PROBLEMS}: finished, some records or files refused (listed); 1: stopped by an error.`);
       return 0;
     }
+    const encoding = encodingOption(values.encoding);
     if (positionals.length === 0) throw new UsageError('name at least one file or folder to import.');
     const engine = createEngine({ dataDir });
     try {
       let lastFile = '';
       let lastPercent = -1;
       const report = await importPaths(engine.db, positionals, {
+        encoding,
         onProgress(p) {
           const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100;
           if (p.file === lastFile && percent === lastPercent) return;

@@ -1,4 +1,6 @@
 import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { bomOf } from './decode';
 
 // Format detection from content, never from the file name: analysts rename files, and tools
 // write .json for JSON Lines and .txt for anything.
@@ -59,17 +61,49 @@ export function visible(text: string): string {
   });
 }
 
-export async function detectFile(path: string): Promise<Container> {
+/** The first SNIFF_BYTES of a file (fewer if it is shorter). */
+export async function readFileHead(path: string): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
-    const head = buf.subarray(0, bytesRead);
-    if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return { kind: 'zip' };
-    if (head.includes(0)) return { kind: 'unknown', why: 'it is a binary file' };
-    // A multi-byte character cut at the sniff boundary decodes as U+FFFD, which does not matter here.
-    return detectText(head.toString('utf8'));
+    return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+}
+
+/** The first SNIFF_BYTES of a stream (a zip entry), which is then closed. */
+export async function readStreamHead(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of stream) {
+    parts.push(chunk as Buffer);
+    n += (chunk as Buffer).length;
+    if (n >= SNIFF_BYTES) break;
+  }
+  stream.destroy();
+  return Buffer.concat(parts).subarray(0, SNIFF_BYTES);
+}
+
+/**
+ * The container from a file's first bytes. A byte-order mark says how to read the text (UTF-16
+ * is transcoded, decode.ts); without one, NUL bytes mean binary. Only the brackets and the prefix
+ * matter here, which are ASCII in UTF-8 and Latin-1 alike, so the head is read as UTF-8 whatever
+ * the file's encoding turns out to be (decode.ts validates it in full).
+ */
+export function detectBytes(head: Buffer): Container {
+  if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return { kind: 'zip' };
+  const bom = bomOf(head);
+  if (bom && bom.encoding !== 'utf-8') return detectText(new TextDecoder(bom.encoding).decode(head));
+  if (head.includes(0)) {
+    // ASCII text in UTF-16 without a mark has a NUL in every other byte.
+    const sample = head.subarray(0, 256);
+    let zeros = 0;
+    for (let i = 0; i < sample.length; i++) if (sample[i] === 0) zeros++;
+    const utf16 = zeros >= sample.length / 4 ? ' (UTF-16 without a byte-order mark? save it as UTF-8, or UTF-16 starting with its BOM)' : '';
+    return { kind: 'unknown', why: `it is a binary file${utf16}` };
+  }
+  // A multi-byte character cut at the sniff boundary decodes as U+FFFD, which does not matter here.
+  return detectText(head.toString('utf8'));
 }

@@ -7,12 +7,15 @@ import type { Db } from '../../store/db';
 import { BulkWriter } from '../write/bulk';
 import { parseJsonExact } from '../write/json';
 import { archiveOwner, archiveToTweet } from './archive-map';
-import { type Container, detectFile, detectText } from './detect';
+import { archivePrefixProblem, isArchivePost, peekHead } from './archive-prefix';
+import { ENCODING_NAMES, EncodingError, type FallbackEncoding, type FileEncoding } from './decode';
+import { type Container, detectBytes, readFileHead, readStreamHead } from './detect';
 import { importValue, isFatal, type RecordContext, shapeOf, type Tally } from './records';
 import { emptyReport, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
 import { jsonLines, jsonValues, MAX_RECORD_CHARS, type RawRecord } from './scan';
 import { NESTING_REASON, nestsTooDeep } from './nesting';
 import { upsertTweet } from '../write/tweet';
+import { chooseEncoding, type OpenBytes, READ_CHUNK_BYTES, textChunks } from './text-source';
 
 // `skein import FILE|DIR...`: every file is detected from its content, read as a stream (flat
 // memory whatever its size), cut into records, and each record goes through the corpus write path
@@ -31,6 +34,12 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Records per transaction (default 1,000: a commit every fraction of a second). */
   batchSize?: number;
+  /**
+   * How files without a byte-order mark that are not valid UTF-8 are read: 'utf8' (default)
+   * refuses them naming the first bad byte; 'latin1' reads them as Latin-1 (Windows-1252). Valid
+   * UTF-8 files and files with a BOM are read as such either way, so it is safe for a whole run.
+   */
+  encoding?: FallbackEncoding;
 }
 
 const ARCHIVE_TWEETS = /(^|\/)data\/(tweets?|tweets?-part\d+)\.js$/;
@@ -112,7 +121,8 @@ async function importPath(run: Run, path: string): Promise<void> {
     // Backstop: a stack overflow (RangeError) is about this file's content, never the disk or the
     // database, so it stops this file only and the next files are still imported. nesting.ts
     // refuses the one known cause (deep nesting) record by record before it gets here.
-    if (!(err instanceof RangeError)) throw err;
+    // An EncodingError here means the file changed after it was validated (text-source.ts).
+    if (!(err instanceof RangeError || err instanceof EncodingError)) throw err;
     stopFile(run, path, err);
   }
 }
@@ -122,7 +132,7 @@ async function importPath(run: Run, path: string): Promise<void> {
  * earlier batches stay. Only for failures outside a record (each record has its own catch), so no
  * line is named (0, as for a zip entry).
  */
-function stopFile(run: Run, path: string, err: RangeError): void {
+function stopFile(run: Run, path: string, err: RangeError | EncodingError): void {
   run.queue = [];
   run.queuedChars = 0;
   problem(run.report, 'file stopped', { file: path, line: 0, message: `stopped, the rest of the file was not imported: ${err.message}` });
@@ -132,15 +142,38 @@ function stopFile(run: Run, path: string, err: RangeError): void {
 }
 
 async function importFile(run: Run, path: string, info: { size: number; mtimeMs: number }): Promise<void> {
-  const container = await detectFile(path);
+  const head = await readFileHead(path);
+  const container = detectBytes(head);
   if (container.kind === 'zip') return importZip(run, path);
-  if (container.kind === 'archive-js' && ARCHIVE_TWEETS.test(path.replaceAll('\\', '/'))) {
-    // A tweets.js on its own: the owner comes from account.js next to it.
-    const dir = join(path, '..');
-    const owner = await ownerFromFolder(dir);
-    return importArchiveTweets(run, path, () => createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), info.size, info.mtimeMs, owner);
+  const open = fileBytes(path);
+  // A tweets.js on its own, by its name: its prefix is checked there (a wrong one is refused, not
+  // read as plain JSON). The owner comes from account.js next to it.
+  if (container.kind !== 'unknown' && ARCHIVE_TWEETS.test(path.replaceAll('\\', '/'))) {
+    const owner = await ownerFromFolder(join(path, '..'));
+    return importArchiveTweets(run, path, open, head, info.size, info.mtimeMs, owner);
   }
-  await importStream(run, path, container, () => createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), info.size, Math.floor(info.mtimeMs));
+  await importStream(run, path, container, open, head, info.size, Math.floor(info.mtimeMs));
+}
+
+/** A file's bytes in 1 MiB chunks, no encoding: decode.ts decodes them. */
+function fileBytes(path: string): OpenBytes {
+  return () => Promise.resolve(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }));
+}
+
+/**
+ * The file's encoding (text-source.ts), or undefined after listing the file as not imported: not
+ * valid UTF-8 (with the offset of the first bad byte) and no --encoding latin1.
+ */
+async function encodingFor(run: Run, file: string, head: Buffer, open: OpenBytes): Promise<FileEncoding | undefined> {
+  const choice = await chooseEncoding(head, open, run.options.encoding ?? 'utf8');
+  if ('encoding' in choice) return choice.encoding;
+  run.report.files.push({ file, format: `not imported: ${choice.refused}`, records: 0 });
+  return undefined;
+}
+
+/** ", read as UTF-16 LE" for the file's format line when it is not plain UTF-8. */
+function encodingNote(encoding: FileEncoding): string {
+  return encoding === 'utf-8' ? '' : `, read as ${ENCODING_NAMES[encoding]}`;
 }
 
 async function importDirectory(run: Run, dir: string): Promise<void> {
@@ -155,7 +188,7 @@ async function importDirectory(run: Run, dir: string): Promise<void> {
       for (const n of tweetFiles) {
         const file = join(dir, 'data', n);
         const s = await stat(file);
-        await importArchiveTweets(run, file, () => createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), s.size, s.mtimeMs, owner);
+        await importArchiveTweets(run, file, fileBytes(file), await readFileHead(file), s.size, s.mtimeMs, owner);
       }
       return;
     }
@@ -202,13 +235,6 @@ function tallyFor(run: Run, file: string): Tally {
     else if (o.problem) problem(run.report, o.skipped, { file, line: line(), message: o.detail ?? o.skipped });
     else skip(run.report, o.skipped);
   };
-}
-
-async function* counted(stream: Readable, onChunk: (bytes: number) => void): AsyncGenerator<string> {
-  for await (const chunk of stream) {
-    onChunk((stream as Readable & { bytesRead?: number }).bytesRead ?? 0);
-    yield chunk as string;
-  }
 }
 
 /** Progress for one file: at most one report per 4 MiB read, so a large file does not flood stderr. */
@@ -265,19 +291,21 @@ async function drain(
   run.options.onProgress?.({ file, bytesDone: d.size, bytesTotal: d.size, records: run.records });
 }
 
-async function importStream(run: Run, file: string, container: Container, open: () => Readable, size: number, retrievedAtMs: number): Promise<void> {
+async function importStream(run: Run, file: string, container: Container, open: OpenBytes, head: Buffer, size: number, retrievedAtMs: number): Promise<void> {
   if (container.kind === 'unknown' || container.kind === 'zip') {
     run.report.files.push({ file, format: `not imported: ${container.kind === 'unknown' ? container.why : 'a zip inside a zip'}`, records: 0 });
     return;
   }
+  const encoding = await encodingFor(run, file, head, open);
+  if (!encoding) return;
   const entry = { file, format: '', records: 0 };
   run.report.files.push(entry);
   const before = run.records;
   const ctx: RecordContext = { db: run.db, retrievedAtMs, tally: tallyFor(run, file) };
-  const stream = open();
-  const chunks = counted(stream, progressOf(run, file, size));
+  const stream = await open();
+  const chunks = textChunks(stream, encoding, progressOf(run, file, size));
   const records = container.kind === 'json-lines' ? jsonLines(chunks) : jsonValues(chunks, { skipPrefix: container.kind === 'archive-js' });
-  const containerName = container.kind === 'json-lines' ? 'JSON Lines' : container.kind === 'archive-js' ? 'X archive part' : 'JSON';
+  const containerName = (container.kind === 'json-lines' ? 'JSON Lines' : container.kind === 'archive-js' ? 'X archive part' : 'JSON') + encodingNote(encoding);
   const handle = (rec: RawRecord) => {
     const parsed = parseRecord(run, file, rec);
     if (!parsed) return;
@@ -296,24 +324,38 @@ async function importStream(run: Run, file: string, container: Container, open: 
   if (!entry.format) entry.format = containerName;
 }
 
-async function importArchiveTweets(run: Run, file: string, open: () => Readable, size: number, mtimeMs: number, owner: Record<string, unknown> | undefined): Promise<void> {
+async function importArchiveTweets(run: Run, file: string, open: OpenBytes, head: Buffer, size: number, mtimeMs: number, owner: Record<string, unknown> | undefined): Promise<void> {
   if (!owner) {
     run.report.files.push({ file, format: 'not imported: an X archive part without a readable data/account.js next to it (whose posts these are cannot be told)', records: 0 });
     return;
   }
-  const entry = { file, format: 'X archive tweets', records: 0 };
+  const encoding = await encodingFor(run, file, head, open);
+  if (!encoding) return;
+  const stream = await open();
+  // The prefix is JavaScript before the first '[': 200 characters hold any real one.
+  const { head: textHead, all: chunks } = await peekHead(textChunks(stream, encoding, progressOf(run, file, size)), 200);
+  const wrongPrefix = archivePrefixProblem(textHead);
+  if (wrongPrefix) {
+    stream.destroy();
+    run.report.files.push({ file, format: `not imported: ${wrongPrefix}`, records: 0 });
+    return;
+  }
+  const entry = { file, format: `X archive tweets${encodingNote(encoding)}`, records: 0 };
   run.report.files.push(entry);
   const before = run.records;
   const tally = tallyFor(run, file);
   const options = { retrievedAtMs: Math.floor(mtimeMs) };
-  const stream = open();
-  const chunks = counted(stream, progressOf(run, file, size));
   const handle = (rec: RawRecord) => {
     const parsed = parseRecord(run, file, rec);
     if (!parsed) return;
     const { value } = parsed;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       tally({ skipped: 'not a record (not a JSON object)' });
+      return;
+    }
+    if (!isArchivePost(value as Record<string, unknown>)) {
+      const keys = Object.keys(value).slice(0, 8).join(', ');
+      tally({ skipped: 'not an X archive post', detail: `not an X archive post: expected {"tweet": {...}}, found an object with keys: ${keys}`, problem: true });
       return;
     }
     try {
@@ -348,7 +390,6 @@ async function listEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
 function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => {
     if (err || !s) return reject(err ?? new Error('cannot read zip entry'));
-    s.setEncoding('utf8');
     resolve(s);
   }));
 }
@@ -367,32 +408,21 @@ async function importZip(run: Run, path: string): Promise<void> {
     const account = entries.find((e) => ARCHIVE_ACCOUNT.test(e.fileName));
     if (tweets.length && account) {
       const profile = entries.find((e) => ARCHIVE_PROFILE.test(e.fileName));
-      const owner = archiveOwner(await readWholeJs(await entryStream(zip, account)), profile ? await readWholeJs(await entryStream(zip, profile)) : undefined);
+      const owner = archiveOwner(await readWholeJs((await entryStream(zip, account)).setEncoding('utf8')), profile ? await readWholeJs((await entryStream(zip, profile)).setEncoding('utf8')) : undefined);
       for (const e of tweets) {
-        const s = await entryStream(zip, e);
-        await importArchiveTweets(run, `${path}!${e.fileName}`, () => s, e.uncompressedSize, e.getLastModDate().getTime(), owner);
+        const open = () => entryStream(zip, e);
+        await importArchiveTweets(run, `${path}!${e.fileName}`, open, await readStreamHead(await open()), e.uncompressedSize, e.getLastModDate().getTime(), owner);
       }
       return;
     }
     for (const e of entries) {
       const name = basename(e.fileName);
       if (name.startsWith('.') || e.fileName.startsWith('__MACOSX/')) continue;
-      const head = await readHead(await entryStream(zip, e));
-      const container = detectText(head);
-      const s = await entryStream(zip, e);
-      await importStream(run, `${path}!${e.fileName}`, container, () => s, e.uncompressedSize, e.getLastModDate().getTime());
+      const open = () => entryStream(zip, e);
+      const head = await readStreamHead(await open());
+      await importStream(run, `${path}!${e.fileName}`, detectBytes(head), open, head, e.uncompressedSize, e.getLastModDate().getTime());
     }
   } finally {
     zip.close();
   }
-}
-
-async function readHead(stream: Readable): Promise<string> {
-  let head = '';
-  for await (const chunk of stream) {
-    head += chunk as string;
-    if (head.length >= 64 * 1024) break;
-  }
-  stream.destroy();
-  return head;
 }
