@@ -36,4 +36,16 @@ describe('skein doctor', () => {
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     }
   });
+
+  it.skipIf(process.platform === 'win32')('walks every file even when the dir is private: a 0644 export is found and made 0600', async () => {
+    const dataDir = tempDir();
+    createEngine({ dataDir }).close();
+    mkdirSync(join(dataDir, 'exports'), { recursive: true, mode: 0o700 });
+    const file = join(dataDir, 'exports', 'search-job1.csv');
+    writeFileSync(file, 'id_str\r\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const { out } = await runCli('doctor', '--data-dir', dataDir);
+    expect(out).toContain(`Permissions: others could read 1 path of the data dir (e.g. ${file}); made private (0700/0600).`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
 });

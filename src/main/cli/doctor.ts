@@ -26,7 +26,7 @@ export const doctorCommand: Command = {
     if (help) return Promise.resolve(printUsage(this));
     if (!existsSync(dbFileOf(dataDir))) throw new UsageError(`No Skein data in ${dataDir}: start the app or 'skein serve' once, or pass --data-dir.`);
     let problems = 0;
-    const tightened = makeDataDirPrivate(dataDir);
+    const tightened = makeDataDirPrivate(dataDir, { everyFile: true });
     console.log(
       tightened.length
         ? `Permissions: others could read ${tightened.length} ${tightened.length === 1 ? 'path' : 'paths'} of the data dir (e.g. ${tightened[0]}); made private (0700/0600).`

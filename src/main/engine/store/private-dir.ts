@@ -15,9 +15,12 @@ const MAX_ENTRIES = 100_000;
  * others could read or enter loses those bits. Returns the paths whose mode changed (the start
  * says so). Symlinks are not followed.
  */
-export function makeDataDirPrivate(dataDir: string): string[] {
+export function makeDataDirPrivate(dataDir: string, options: { everyFile?: boolean } = {}): string[] {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   if (process.platform === 'win32') return [];
+  // A start looks only at the dir itself when it is private already (one stat, not a walk of every
+  // export): nobody else can enter it, whatever its files' modes. `skein doctor` walks every file.
+  if (!options.everyFile && (lstatSync(dataDir).mode & 0o077) === 0) return [];
   const changed: string[] = [];
   let seen = 0;
   const visit = (path: string): void => {
