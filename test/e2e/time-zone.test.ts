@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, screenshot } from '../helpers/browser';
-import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { importTwarcPage, type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Dates in the app carry their zone, and a setting shows them in UTC, the zone of queries and
 // exports (issue 15 "Time"). A post at 02:30 UTC on 14 June is the evening of 13 June in New York:
@@ -19,15 +18,11 @@ describe('dates show their zone, and UTC is a setting (headless mode)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-zone-'));
 
   beforeAll(async () => {
-    const file = join(dataDir, 'page.jsonl');
-    const page = {
+    importTwarcPage(dataDir, {
       data: [{ id: POST, author_id: AUTHOR, text: 'Late in the evening, or early in the morning', created_at: '2021-06-14T02:30:00.000Z', conversation_id: POST }],
       includes: { users: [{ id: AUTHOR, username: 'night_owl', name: 'Night Owl', created_at: '2020-01-01T00:00:00.000Z' }] },
       __twarc: { retrieved_at: '2021-06-14T12:00:00+00:00' },
-    };
-    writeFileSync(file, `${JSON.stringify(page)}\n`);
-    const imported = spawnSync(process.execPath, [builtCli, 'import', file, '--data-dir', dataDir], { encoding: 'utf8' });
-    expect(imported.status, imported.stderr).toBe(0);
+    });
     skein = await startSkein(dataDir, ['--no-demo']);
     browser = await launchChromium();
   });

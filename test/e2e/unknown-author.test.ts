@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, screenshot } from '../helpers/browser';
-import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { importTwarcPage, type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // A post whose author a twarc2 page left out of includes.users (withheld or suspended) is kept
 // with an id-only author; the app names that author in words, never as a bare "@".
@@ -18,15 +17,11 @@ describe('a post by an author known only by id (headless mode)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-unknown-'));
 
   beforeAll(async () => {
-    const file = join(dataDir, 'page.jsonl');
-    const page = {
+    importTwarcPage(dataDir, {
       data: [{ id: POST, author_id: AUTHOR, text: 'A post whose author was withheld', created_at: '2021-06-14T10:59:46.000Z', conversation_id: POST }],
       includes: { users: [] },
       __twarc: { retrieved_at: '2021-06-14T12:00:00+00:00' },
-    };
-    writeFileSync(file, `${JSON.stringify(page)}\n`);
-    const imported = spawnSync(process.execPath, [builtCli, 'import', file, '--data-dir', dataDir], { encoding: 'utf8' });
-    expect(imported.status, imported.stderr).toBe(0);
+    });
     skein = await startSkein(dataDir, ['--no-demo']);
     browser = await launchChromium();
   });

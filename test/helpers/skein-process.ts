@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const repoRoot = join(__dirname, '..', '..');
@@ -52,4 +52,12 @@ export async function startSkein(dataDir: string, extraArgs: string[] = [], env:
       return exited;
     },
   };
+}
+
+/** Imports one twarc2 page (JSON Lines) into a data dir with the built `skein import`, as an analyst would. */
+export function importTwarcPage(dataDir: string, page: object): void {
+  const file = join(dataDir, 'page.jsonl');
+  writeFileSync(file, `${JSON.stringify(page)}\n`);
+  const imported = spawnSync(process.execPath, [builtCli, 'import', file, '--data-dir', dataDir], { encoding: 'utf8' });
+  if (imported.status !== 0) throw new Error(`skein import exited with ${imported.status}:\n${imported.stderr}`);
 }

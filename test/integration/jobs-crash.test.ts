@@ -3,6 +3,7 @@ import { createEngine } from '../../src/main/engine/engine';
 import { assertInvariants, holdsOfJob } from '../../src/main/engine/ledger';
 import { COLUMNS } from '../../src/main/engine/jobs/writers/columns';
 import { tempDir } from '../helpers/temp';
+import { expectEachRowChargedOnce } from '../helpers/job-charges';
 import { startSkein, type SkeinProcess } from '../helpers/skein-process';
 import { apiKey } from '../fixtures/api-corpus';
 import { parseCsv } from '../fixtures/data-files';
@@ -84,16 +85,7 @@ describe('a job survives kill -9 of the server', () => {
     try {
       const [hold] = holdsOfJob(after.db, jobId);
       expect(hold).toMatchObject({ posted: convo.expected.length, open: false });
-      const charges = after.db
-        .prepare(`SELECT id, amount FROM ledger_transfers WHERE id LIKE ? AND kind = 'post_pending' ORDER BY seq`)
-        .all(`job:${jobId}:rows:%`) as { id: string; amount: number }[];
-      // One charge per row: consecutive ranges from row 0, no overlap, no gap.
-      let next = 0;
-      for (const c of charges) {
-        expect(c.id).toBe(`job:${jobId}:rows:${next}`);
-        next += c.amount;
-      }
-      expect(next).toBe(convo.expected.length);
+      expectEachRowChargedOnce(after.db, jobId, convo.expected.length);
       const attempts = (after.db.prepare('SELECT attempts FROM jobs WHERE id = ?').get(jobId) as { attempts: number }).attempts;
       // The killed attempt had committed batches, so recovery gave it back (recover.ts): the
       // attempt that finished is the only one counted.

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/engine/engine';
 import { DISK_FULL_MESSAGE } from '../../src/main/engine/metering/group-commit';
 import { assertInvariants } from '../../src/main/engine/ledger';
+import { expectEachRowChargedOnce } from '../helpers/job-charges';
 import { apiKey } from '../fixtures/api-corpus';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { builtCli, startSkein, type SkeinProcess } from '../helpers/skein-process';
@@ -118,15 +119,7 @@ async function checkEnd(disk: ReturnType<typeof smallDisk>, skein: SkeinProcess,
   await skein.stop();
   const engine = createEngine({ dataDir: disk.dataDir });
   try {
-    const charges = engine.db
-      .prepare(`SELECT id, amount FROM ledger_transfers WHERE id LIKE ? AND kind = 'post_pending' ORDER BY seq`)
-      .all(`job:${jobId}:rows:%`) as { id: string; amount: number }[];
-    let next = 0;
-    for (const c of charges) {
-      expect(c.id).toBe(`job:${jobId}:rows:${next}`);
-      next += c.amount;
-    }
-    expect(next).toBe(disk.expected.length);
+    expectEachRowChargedOnce(engine.db, jobId, disk.expected.length);
     assertInvariants(engine.db);
   } finally {
     engine.close();
