@@ -42,7 +42,8 @@ export function timelinePage(engine: Engine, raw: unknown): TimelinePage | Promi
   return timelineVia(engine, APP, kind, userId, cursor, local).then(({ result }) => pageOf(result.value));
 }
 
-function pageOf(page: { next_cursor: string; tweets: unknown[] }): TimelinePage {
+/** A page of the API's shape as the app's (no cursor after the last page), shared by timelines and search. */
+export function pageOf(page: { next_cursor: string; tweets: unknown[] }): TimelinePage {
   return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
 }
 

@@ -6,6 +6,7 @@ import { timelineTweet } from '../serialize/tweet';
 import { searchVia } from '../upstream/fetch-reads';
 import { modeOf } from '../upstream/gateway';
 import { oneOf, optionalTextArg, record, textArg } from './validate';
+import { pageOf } from './reads';
 import { jsonSafe } from './wire';
 
 const PAGE_SIZE = 20;
@@ -24,10 +25,7 @@ export function searchResults(engine: Engine, raw: unknown): TimelinePage | Prom
   const cursor = optionalTextArg(args, 'cursor', 256) ?? null;
   if (modeOf(engine) !== 'offline') {
     const local = () => readSearch(engine, { query, type, ...(cursor === null ? {} : { cursor }) });
-    return searchVia(engine, { via: 'app' }, query, type, cursor ?? undefined, local).then(({ result }) => {
-      const page = result.value;
-      return { next_cursor: page.next_cursor === '' ? null : page.next_cursor, tweets: jsonSafe<Tweet[]>(page.tweets) };
-    });
+    return searchVia(engine, { via: 'app' }, query, type, cursor ?? undefined, local).then(({ result }) => pageOf(result.value));
   }
   const page = searchPage(engine.db, { query, type, cursor, limit: PAGE_SIZE });
   const tweets: Tweet[] = [];
