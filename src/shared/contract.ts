@@ -355,6 +355,8 @@ export interface LedgerEntry {
   held: number;
   /** The available balance (posted - held) right after this line, as `skein credits ledger` shows it. */
   available_after: number;
+  /** Items the upstream billed for this user's request (kind 'upstream'; the upstream account paid them, so amount is 0); 0 on other lines. */
+  upstream_items: number;
   kind: string;
   status: string;
   created_ms: number;
@@ -572,7 +574,8 @@ export interface Handlers {
   'keys.create': (args: { user: string; credits?: number }) => Promise<{ key: string; key_id: number; user_id: number }>;
   'keys.revoke': (args: { key_id: number }) => Promise<ApiKeyRow>;
   'credits.grant': (args: { user_id: number; amount: number }) => Promise<Balance>;
-  'credits.ledger': (args: { user_id: number }) => Promise<{ balance: Balance; entries: LedgerEntry[] }>;
+  /** upstream_items: all the items the upstream ever billed for this user's requests (the ledger's upstream account). */
+  'credits.ledger': (args: { user_id: number }) => Promise<{ balance: Balance; entries: LedgerEntry[]; upstream_items: number }>;
 
   'webhooks.set': (args: { user_id: number; url: string | null }) => Promise<ApiUserRow>;
   'webhooks.deliveries': (args: { user_id?: number }) => Promise<WebhookDelivery[]>;

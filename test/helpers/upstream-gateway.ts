@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import { createKey } from '../../src/main/engine/keys';
+import { checkInvariants, transfersOf } from '../../src/main/engine/ledger';
 import { envKeySource, getUpstreamConfig, REQUEST_TIMEOUT_MS, setUpstreamConfig, type UpstreamSettings } from '../../src/main/engine/upstream';
 import { setUpstreamSleep, setUpstreamTimeout } from '../../src/main/engine/upstream/gateway';
 import { fund } from '../fixtures/api-corpus';
@@ -122,6 +123,8 @@ export async function gatewayPair(options: PairOptions) {
         via: string;
         apiUserId: number | null;
       }[],
+    /** The items of B's ledger's upstream transfers caused by a user, from that user's ledger history, oldest first. */
+    upstreamLedger: (userId: number) => transfersOf(b.db, userId).filter((t) => t.direction === 'upstream').map((t) => t.amount),
     /** Whether B's database files hold `text` anywhere. */
     dbHolds: (text: string) => [b.dbFile, `${b.dbFile}-wal`, `${b.dbFile}-shm`].some((f) => existsSync(f) && readFileSync(f).includes(text)),
   };
@@ -147,9 +150,14 @@ export function pathsFor(prefix: '/social' | '/twitter') {
 
 export const withCursor = (path: string, cursor: string) => `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
 
-/** B's spend book and A's ledger for B's key agree line for line; every line is the local user's. */
+/**
+ * B's spend book and A's ledger for B's key agree line for line; every line is the local user's;
+ * B's ledger holds each line in its upstream account, in the local user's history, and is sound.
+ */
 export function expectBooksAgree(p: Pair, localUserId = p.localUserId): void {
   const lines = p.spend();
   expect(lines.map((l) => l.items)).toEqual(p.charged());
   for (const line of lines) expect([line.via, line.apiUserId]).toEqual(['api', localUserId]);
+  expect(p.upstreamLedger(localUserId)).toEqual(lines.map((l) => l.items));
+  expect(checkInvariants(p.b.db)).toEqual([]);
 }

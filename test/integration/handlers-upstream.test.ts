@@ -146,11 +146,14 @@ describe('handlers: the upstream source in Settings', () => {
     expect((await h['post.get']({ id: DETAIL_ID })).tweet.id_str).toBe(DETAIL_ID);
     expect(spentLines(engine)).toBe(lines + 1);
 
-    // the spend is the app's: 1 user + 20 posts + 1 post
+    // the spend is the app's: 1 user + 20 posts + 1 post, in the 'app' user's ledger too
     const state = await h['upstream.get']();
     expect(state.spend.all).toMatchObject({ items: 22, requests: 3 });
     expect(state.spend.today.items).toBe(22);
-    expect(state.spend.by_user).toEqual([expect.objectContaining({ via: 'app', api_user_id: null, items: 22, requests: 3 })]);
+    expect(state.spend.by_user).toEqual([expect.objectContaining({ via: 'app', api_user_id: 1, user_name: 'app', items: 22, requests: 3 })]);
+    const appLedger = await h['credits.ledger']({ user_id: 1 });
+    expect(appLedger.upstream_items).toBe(22);
+    expect(appLedger.entries.filter((e) => e.kind === 'upstream').map((e) => [e.upstream_items, e.amount, e.held])).toEqual([[1, 0, 0], [20, 0, 0], [1, 0, 0]]);
     expect(state.spend.all.usd).toBeCloseTo(22 * DEFAULT_PRICE_PER_ITEM_USD, 9);
 
     // offline: the corpus only, even for what is not stored; nothing is asked

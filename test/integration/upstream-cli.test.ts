@@ -268,6 +268,22 @@ describe('skein upstream', () => {
     expect(text.out).toContain('month 2026-11 (UTC): 51 items in 3 requests ($0.0102)');
     expect(text.out).toContain('all time: 101 items in 4 requests ($0.0202)');
     expect(text.out).toContain(`#${analyst.id} analyst via api: 71 items in 3 requests ($0.0142)`);
+
+    // the same spend in the ledger's upstream account: the analyst's ledger lists its three lines,
+    // none of which moves the analyst's credits
+    const ledger = await run('credits', 'ledger', '--user', 'analyst', '--json', '--data-dir', b.dataDir);
+    expect(ledger.code, ledger.err).toBe(0);
+    const book = JSON.parse(ledger.out) as { available: number; upstream_items: number; transfers: { id: string; kind: string; upstream_items: number; available_change: number }[] };
+    expect(book.upstream_items).toBe(71);
+    expect(book.transfers.filter((t) => t.kind === 'upstream').map((t) => [t.id, t.upstream_items, t.available_change])).toEqual([
+      ['upstream:last-month', 50, 0],
+      ['upstream:today-1', 20, 0],
+      ['upstream:today-2', 1, 0],
+    ]);
+    expect(book.available).toBe(100_000);
+    const ledgerText = await run('credits', 'ledger', '--user', 'analyst', '--data-dir', b.dataDir);
+    expect(ledgerText.out).toContain("The upstream billed 71 items for this user's requests");
+    expect(ledgerText.out).toContain('20 items billed upstream: api /social/tweets/1');
   });
 
   it('show --balance prints the upstream\'s own balance beside ours, and one line of why when it cannot', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkInvariants, latestTransfersOf } from '../../src/main/engine/ledger';
 import { getUpstreamConfig } from '../../src/main/engine/upstream';
 import { PAGE_CURSOR_LENGTH } from '../../src/main/engine/upstream/pages';
 import { ARTICLE_ID, AUTHOR_ID, DETAIL_ID, OTHER_ID, SPACE_ID } from '../fixtures/api-corpus';
@@ -199,6 +200,18 @@ describe.each(PROFILES)('reads through the upstream, profile %s', (profile, pref
     expect(lines.reduce((sum, l) => sum + l.items, 0)).toBe(p.charged().reduce((sum, n) => sum + n, 0));
     // the lines name what was asked: every request A answered, none it refused
     expect(lines.map((l) => l.request)).toEqual(p.tap.seen.filter((u) => !u.includes('555')));
+    // B's ledger holds the spend as its own account, each user's lines in that user's history,
+    // none of them moving the user's credits
+    expect(p.upstreamLedger(p.localUserId)).toEqual([1, 1, 20, 1, 1]);
+    expect(p.upstreamLedger(other.id)).toEqual([20]);
+    const accounts = p.b.db.prepare("SELECT kind, debits_posted, credits_posted FROM ledger_accounts WHERE kind LIKE 'upstream%' ORDER BY kind").all();
+    expect(accounts).toEqual([
+      { kind: 'upstream', debits_posted: 0, credits_posted: 44 },
+      { kind: 'upstream_key', debits_posted: 44, credits_posted: 0 },
+    ]);
+    const upstreamLines = latestTransfersOf(p.b.db, other.id, 10).filter((t) => t.direction === 'upstream');
+    expect(upstreamLines.map((t) => [t.amount, t.availableChange])).toEqual([[20, 0]]);
+    expect(checkInvariants(p.b.db)).toEqual([]);
   });
 
   it('a page cursor used on another timeline or search, or altered, is a 422 naming cursor; nothing is sent', async () => {

@@ -77,8 +77,20 @@ describe('migration 050 on a data dir from before it', () => {
     migrate(before, migrations.filter((m) => m.id < 50));
     before.prepare(`INSERT INTO api_users (name, created_at_ms) VALUES ('old', 5)`).run(); // the old trigger grants 100,000
     const oldId = Number(before.prepare(`SELECT id FROM api_users WHERE name = 'old'`).pluck().get());
-    charge(before, { transferId: 'spent', userId: oldId, amount: 7, nowMs: 6 });
-    const history = { app: lines({ db: before }, 1), old: lines({ db: before }, oldId) };
+    // a charge as that build wrote it (today's ledger code writes columns of later migrations)
+    before.prepare(`INSERT INTO ledger_transfers (id, kind, debit_account_id, credit_account_id, amount, created_at_ms)
+                    VALUES ('spent', 'posted', (SELECT id FROM ledger_accounts WHERE user_id = ?), 2, 7, 6)`).run(oldId);
+    before.prepare('UPDATE ledger_accounts SET debits_posted = debits_posted + 7 WHERE user_id = ?').run(oldId);
+    before.prepare('UPDATE ledger_accounts SET credits_posted = credits_posted + 7 WHERE id = 2').run();
+    const rawLines = (userId: number) =>
+      before
+        .prepare(
+          `SELECT id, kind, amount, memo FROM ledger_transfers WHERE debit_account_id = (SELECT id FROM ledger_accounts WHERE user_id = @u)
+           OR credit_account_id = (SELECT id FROM ledger_accounts WHERE user_id = @u) ORDER BY seq`,
+        )
+        .raw()
+        .all({ u: userId });
+    const history = { app: rawLines(1), old: rawLines(oldId) };
     expect(history.old[0]).toEqual([`grant:opening:${oldId}`, 'posted', 100_000, 'opening balance']);
     before.close();
 

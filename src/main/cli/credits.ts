@@ -1,4 +1,4 @@
-import { availableChange, balanceOf, grant, transfersOf } from '../engine/ledger';
+import { availableChange, balanceOf, grant, transfersOf, upstreamItemsOf } from '../engine/ledger';
 import { SkeinError } from '../engine/errors';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
 import { withExistingDataDir, userByName } from './open-data-dir';
@@ -52,6 +52,7 @@ interface Line {
   seq: number;
   id: string;
   created_at: string;
+  /** A transfer's kind; 'upstream' for items the upstream billed for this user's request. */
   kind: string;
   amount: number;
   /** What the line did to the available balance: + grant or released hold, - charge or hold. */
@@ -60,6 +61,8 @@ interface Line {
   job_id: number | null;
   hold_id: string | null;
   memo: string | null;
+  /** Items the upstream billed for this line's request (the ledger's upstream account paid them); 0 on other lines. */
+  upstream_items: number;
 }
 
 function ledgerCmd(argv: string[]): number {
@@ -77,7 +80,12 @@ function ledgerCmd(argv: string[]): number {
         const change = availableChange(t);
         available += change;
         total++;
-        last.push({ seq: t.seq, id: t.id, created_at: new Date(t.createdAtMs).toISOString(), kind: t.kind, amount: t.amount, available_change: change, available_after: available, job_id: t.jobId, hold_id: t.pendingId ?? (t.kind === 'pending' ? t.id : null), memo: t.memo });
+        const upstream = t.direction === 'upstream';
+        last.push({
+          seq: t.seq, id: t.id, created_at: new Date(t.createdAtMs).toISOString(), kind: upstream ? 'upstream' : t.kind, amount: t.amount,
+          available_change: change, available_after: available, job_id: t.jobId, hold_id: t.pendingId ?? (t.kind === 'pending' ? t.id : null), memo: t.memo,
+          upstream_items: upstream ? t.amount : 0,
+        });
         if (last.length > limit) last.shift();
       }
       if (page.length < PAGE) break;
@@ -85,11 +93,15 @@ function ledgerCmd(argv: string[]): number {
     }
     const b = balanceOf(engine.db, user.id);
     if (values.json === true) {
-      console.log(JSON.stringify({ user: user.name, available: b.available, held: b.pending, transfers_total: total, transfers: last }, null, 2));
+      console.log(JSON.stringify({ user: user.name, available: b.available, held: b.pending, upstream_items: upstreamItemsOf(engine.db, user.id), transfers_total: total, transfers: last }, null, 2));
       return 0;
     }
-    console.log(`${user.name}: ${b.available} credits available, ${b.pending} held for running jobs. ${total} transfers${total > last.length ? `, the last ${last.length} shown (--limit N)` : ''}.`);
-    const rows = [['TIME (UTC)', 'KIND', 'CHANGE', 'AVAILABLE', 'ID', 'MEMO'], ...last.map((l) => [l.created_at.replace('T', ' ').slice(0, 19), l.kind, (l.available_change > 0 ? '+' : '') + l.available_change, String(l.available_after), l.id, l.memo ?? ''])];
+    const upstreamItems = upstreamItemsOf(engine.db, user.id);
+    console.log(
+      `${user.name}: ${b.available} credits available, ${b.pending} held for running jobs. ${total} transfers${total > last.length ? `, the last ${last.length} shown (--limit N)` : ''}.` +
+        (upstreamItems > 0 ? ` The upstream billed ${upstreamItems} items for this user's requests (kind 'upstream' below; they do not change the balance).` : ''),
+    );
+    const rows = [['TIME (UTC)', 'KIND', 'CHANGE', 'AVAILABLE', 'ID', 'MEMO'], ...last.map((l) => [l.created_at.replace('T', ' ').slice(0, 19), l.kind, (l.available_change > 0 ? '+' : '') + l.available_change, String(l.available_after), l.id, l.kind === 'upstream' ? `${l.upstream_items} items billed upstream: ${l.memo ?? ''}` : (l.memo ?? '')])];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const r of rows) console.log(r.map((cell, c) => (c === 2 || c === 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
     return 0;

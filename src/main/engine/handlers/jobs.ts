@@ -5,7 +5,7 @@ import { cancelJob, getJob, parseRepliesJob, parseSearchJob, submitJob, type Job
 import { datafileUrl, jobNote } from '../jobs/status-body';
 import { listenerBaseUrl } from '../jobs/base-url';
 import { balanceOf } from '../ledger';
-import { APP_USER_ID } from './app-user';
+import { APP_REQUESTER, APP_USER_ID } from './app-user';
 import { ensurePost } from '../upstream/fetch-reads';
 import { currentConfig, modeOf } from '../upstream/gateway';
 import { spentOfBudget } from '../upstream/spend';
@@ -31,7 +31,7 @@ function parse(engine: Engine, raw: unknown) {
  */
 async function ensureJobPost(engine: Engine, raw: unknown): Promise<void> {
   const args = record(raw);
-  if (args.kind === 'replies' && modeOf(engine) !== 'offline') await ensurePost(engine, { via: 'app' }, args.tweet_id, 'tweet_id');
+  if (args.kind === 'replies' && modeOf(engine) !== 'offline') await ensurePost(engine, APP_REQUESTER, args.tweet_id, 'tweet_id');
 }
 
 /** What the job may fetch from the upstream, and whether the analyst must confirm it first. */

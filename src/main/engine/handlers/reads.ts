@@ -9,7 +9,7 @@ import { timelineTweet, userObject } from '../serialize/tweet';
 import { readSearch } from '../search';
 import { ensureArticle, ensurePost, ensureSpace, ensureUser, searchVia, timelineVia } from '../upstream/fetch-reads';
 import { modeOf } from '../upstream/gateway';
-import type { Requester } from '../upstream/spend';
+import { APP_REQUESTER } from './app-user';
 import { idArg, oneOf, optionalTextArg, record, textArg } from './validate';
 import { jsonSafe } from './wire';
 
@@ -20,7 +20,6 @@ import { jsonSafe } from './wire';
 // booked as the app's spend;
 // offline they stay synchronous local reads, exactly as before.
 
-const APP: Requester = { via: 'app' };
 const viaUpstream = (engine: Engine) => modeOf(engine) !== 'offline';
 
 // A reply tree shows at most this many posts per level (a viral post can have 100,000 replies;
@@ -39,7 +38,7 @@ export function timelinePage(engine: Engine, raw: unknown): TimelinePage | Promi
   const cursor = optionalTextArg(args, 'cursor', 1024);
   const local = () => readTimeline(engine, kind, userId, cursor);
   if (!viaUpstream(engine)) return pageOf(local().value);
-  return timelineVia(engine, APP, kind, userId, cursor, local).then(({ result }) => pageOf(result.value));
+  return timelineVia(engine, APP_REQUESTER, kind, userId, cursor, local).then(({ result }) => pageOf(result.value));
 }
 
 /** A page of the API's shape as the app's (no cursor after the last page), shared by timelines and search. */
@@ -58,7 +57,7 @@ export function lookupUser(engine: Engine, raw: unknown): TweetUser | Promise<Tw
     return jsonSafe<TweetUser>(userObject(row, 'timeline'));
   };
   if (!viaUpstream(engine)) return find();
-  return ensureUser(engine, APP, given).then(find);
+  return ensureUser(engine, APP_REQUESTER, given).then(find);
 }
 
 export function postDetail(engine: Engine, raw: unknown): PostDetail | Promise<PostDetail> {
@@ -68,7 +67,7 @@ export function postDetail(engine: Engine, raw: unknown): PostDetail | Promise<P
     return { tweet: jsonSafe<Tweet>(value), raw_json: toJson(value) };
   };
   if (!viaUpstream(engine)) return read();
-  return ensurePost(engine, APP, id).then(read);
+  return ensurePost(engine, APP_REQUESTER, id).then(read);
 }
 
 export function articleDetail(engine: Engine, raw: unknown): ArticleDetail | Promise<ArticleDetail> {
@@ -80,7 +79,7 @@ export function articleDetail(engine: Engine, raw: unknown): ArticleDetail | Pro
     return { tweet, article, raw_json: toJson(value) };
   };
   if (!viaUpstream(engine)) return read();
-  return ensureArticle(engine, APP, id).then(read);
+  return ensureArticle(engine, APP_REQUESTER, id).then(read);
 }
 
 export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail | Promise<SpaceDetail> {
@@ -91,7 +90,7 @@ export function spaceDetail(engine: Engine, raw: unknown): SpaceDetail | Promise
     return { space: jsonSafe<SpaceDetail['space']>(value), raw_json: toJson(value) };
   };
   if (!viaUpstream(engine)) return read();
-  return ensureSpace(engine, APP, id).then(read);
+  return ensureSpace(engine, APP_REQUESTER, id).then(read);
 }
 
 /**
@@ -105,11 +104,11 @@ export function replyTree(engine: Engine, raw: unknown): ReplyTree | Promise<Rep
   // Through an upstream: the post, then the newest page of its conversation (the upstream's
   // search, as a reply job walks it; cached like any page, so reopening the post costs nothing
   // while it is fresh). The whole conversation is a reply job's work, not a page view's.
-  return ensurePost(engine, APP, id)
+  return ensurePost(engine, APP_REQUESTER, id)
     .then(() => {
       const conversation = engine.db.prepare('SELECT conversation_id FROM posts WHERE id = ?').safeIntegers(true).pluck().get(BigInt(id)) as bigint | null;
       const query = `conversation_id:${conversation && conversation !== 0n ? conversation : BigInt(id)}`;
-      return searchVia(engine, APP, query, 'Latest', undefined, () => readSearch(engine, { query, type: 'Latest' }));
+      return searchVia(engine, APP_REQUESTER, query, 'Latest', undefined, () => readSearch(engine, { query, type: 'Latest' }));
     })
     .then(() => storedReplyTree(engine, id));
 }

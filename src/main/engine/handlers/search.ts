@@ -1,4 +1,5 @@
 import type { SearchCount, TimelinePage, Tweet } from '../../../shared/contract';
+import { APP_REQUESTER } from './app-user';
 import type { Engine } from '../engine';
 import { findPost } from '../reads';
 import { countMatches, readSearch, searchPage } from '../search';
@@ -25,7 +26,7 @@ export function searchResults(engine: Engine, raw: unknown): TimelinePage | Prom
   const cursor = optionalTextArg(args, 'cursor', 256) ?? null;
   if (modeOf(engine) !== 'offline') {
     const local = () => readSearch(engine, { query, type, ...(cursor === null ? {} : { cursor }) });
-    return searchVia(engine, { via: 'app' }, query, type, cursor ?? undefined, local).then(({ result }) => pageOf(result.value));
+    return searchVia(engine, APP_REQUESTER, query, type, cursor ?? undefined, local).then(({ result }) => pageOf(result.value));
   }
   const page = searchPage(engine.db, { query, type, cursor, limit: PAGE_SIZE });
   const tweets: Tweet[] = [];

@@ -2,7 +2,7 @@ import type { ApiKeyRow, ApiUserRow, Balance, LedgerEntry, WebhookDelivery } fro
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { createKey, findUserById, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../keys';
-import { balanceOf, grant, latestTransfersOf } from '../ledger';
+import { balanceOf, grant, latestTransfersOf, upstreamItemsOf } from '../ledger';
 import { setWebhook as setUserWebhook } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
 
@@ -96,20 +96,25 @@ const KIND_WORDS: Record<string, string> = { posted: 'transfer', pending: 'hold'
  * The newest LEDGER_ROWS transfers of a user, newest first, signed from the user's side, each with
  * the available balance after it (as 'skein credits ledger' shows it).
  */
-export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entries: LedgerEntry[] } {
+export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entries: LedgerEntry[]; upstream_items: number } {
   const userId = userIdArg(record(raw));
   userRow(engine, userId);
   // One snapshot: the newest line's balance is the figure shown above the table.
-  return engine.db.transaction(() => ({ balance: balance(engine, userId), entries: ledgerEntries(engine, userId) }))();
+  return engine.db.transaction(() => ({
+    balance: balance(engine, userId),
+    entries: ledgerEntries(engine, userId),
+    upstream_items: upstreamItemsOf(engine.db, userId),
+  }))();
 }
 
 function ledgerEntries(engine: Engine, userId: number): LedgerEntry[] {
   return latestTransfersOf(engine.db, userId, LEDGER_ROWS).map((t) => ({
     id: t.id,
-    amount: t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
-    held: t.kind === 'pending' ? t.amount : t.kind === 'posted' ? 0 : -t.amount,
+    amount: t.direction === 'upstream' ? 0 : t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
+    held: t.direction === 'upstream' || t.kind === 'posted' ? 0 : t.kind === 'pending' ? t.amount : -t.amount,
     available_after: t.availableAfter,
-    kind: t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
+    upstream_items: t.direction === 'upstream' ? t.amount : 0,
+    kind: t.direction === 'upstream' ? 'upstream' : t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
     status: t.kind === 'pending' ? 'pending' : t.kind === 'void_pending' ? 'voided' : 'posted',
     created_ms: t.createdAtMs,
     memo: t.memo ?? (t.jobId !== null ? `job ${t.jobId}` : ''),

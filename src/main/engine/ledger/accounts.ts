@@ -4,7 +4,7 @@ import type { Db } from '../store/db';
 
 export interface AccountRow {
   id: number;
-  kind: 'grants' | 'usage' | 'user';
+  kind: 'grants' | 'usage' | 'user' | 'upstream_key' | 'upstream';
   user_id: number | null;
   debits_pending: number;
   debits_posted: number;

@@ -13,6 +13,8 @@ export interface NewTransfer {
   jobId?: number | null;
   memo?: string | null;
   createdAtMs: number;
+  /** The local user an upstream transfer paid for (migration 059); null on every other transfer. */
+  causeUserId?: number | null;
 }
 
 interface TransferRow {
@@ -26,6 +28,7 @@ interface TransferRow {
   job_id: number | null;
   memo: string | null;
   created_at_ms: number;
+  cause_user_id: number | null;
 }
 
 export function toTransfer(r: TransferRow): Transfer {
@@ -40,6 +43,7 @@ export function toTransfer(r: TransferRow): Transfer {
     jobId: r.job_id,
     memo: r.memo,
     createdAtMs: r.created_at_ms,
+    causeUserId: r.cause_user_id,
   };
 }
 
@@ -83,8 +87,8 @@ const BALANCE_DELTAS: Record<TransferKind, { dPending: number; dPosted: number; 
 // One INSERT and one UPDATE moving both accounts: the previous form (INSERT ... RETURNING * and an
 // UPDATE per account) ran 3 statements and built the row back from SQLite; this runs 2 and builds
 // the Transfer from what was written (a metered request appends one transfer; bench/metering).
-const INSERT = `INSERT INTO ledger_transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id, job_id, memo, created_at_ms)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT = `INSERT INTO ledger_transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id, job_id, memo, created_at_ms, cause_user_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const MOVE = `UPDATE ledger_accounts SET
   debits_pending = debits_pending + (CASE WHEN id = ? THEN ? ELSE 0 END),
   debits_posted = debits_posted + (CASE WHEN id = ? THEN ? ELSE 0 END),
@@ -110,7 +114,7 @@ export function insertIfNew(db: Db, t: NewTransfer): Transfer | undefined {
 }
 
 function insertArgs(t: NewTransfer) {
-  return [t.id, t.kind, t.debitAccountId, t.creditAccountId, t.amount, t.pendingId ?? null, t.jobId ?? null, t.memo ?? null, t.createdAtMs] as const;
+  return [t.id, t.kind, t.debitAccountId, t.creditAccountId, t.amount, t.pendingId ?? null, t.jobId ?? null, t.memo ?? null, t.createdAtMs, t.causeUserId ?? null] as const;
 }
 
 function write(db: Db, t: NewTransfer, seq: number | bigint): Transfer {
@@ -142,5 +146,6 @@ function transferOf(t: NewTransfer, seq: number | bigint): Transfer {
     jobId: t.jobId ?? null,
     memo: t.memo ?? null,
     createdAtMs: t.createdAtMs,
+    causeUserId: t.causeUserId ?? null,
   };
 }

@@ -5,33 +5,45 @@ import { toTransfer } from './append';
 import type { Transfer } from './types';
 
 export interface LedgerLine extends Transfer {
-  /** 'in': the user's account is credited (a grant); 'out': it is debited (a charge, a hold, its post or void). */
-  direction: 'in' | 'out';
+  /**
+   * 'in': the user's account is credited (a grant); 'out': it is debited (a charge, a hold, its post
+   * or void); 'upstream': items the upstream billed for this user's request (migration 059), which
+   * moves the upstream account, not the user's.
+   */
+  direction: 'in' | 'out' | 'upstream';
 }
+
+const directionOf = (t: Transfer, accountId: number): LedgerLine['direction'] =>
+  t.creditAccountId === accountId ? 'in' : t.debitAccountId === accountId ? 'out' : 'upstream';
 
 /** A user's transfers, oldest first, at most `limit` (default 1000) after `afterSeq`. */
 export function transfersOf(db: Db, userId: number, { afterSeq = 0, limit = 1000 } = {}): LedgerLine[] {
   const account = userAccount(db, userId);
-  // Two index range scans ((account, seq) on each side) merged in seq order: a page costs its own
-  // size, not the account's whole history (an OR would collect and sort every match per page).
+  // Three index range scans ((account, seq) on each side, (cause user, seq)) merged in seq order: a
+  // page costs its own size, not the account's whole history (an OR would collect and sort every
+  // match per page).
   const rows = prep(
     db,
     `SELECT * FROM ledger_transfers WHERE debit_account_id = ? AND seq > ?
      UNION ALL
      SELECT * FROM ledger_transfers WHERE credit_account_id = ? AND seq > ?
+     UNION ALL
+     SELECT * FROM ledger_transfers WHERE cause_user_id = ? AND seq > ?
      ORDER BY seq LIMIT ?`,
-  ).all(account.id, afterSeq, account.id, afterSeq, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
+  ).all(account.id, afterSeq, account.id, afterSeq, userId, afterSeq, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
   return rows.map((r) => {
     const t = toTransfer(r);
-    return { ...t, direction: t.creditAccountId === account.id ? 'in' : 'out' };
+    return { ...t, direction: directionOf(t, account.id) };
   });
 }
 
 /**
  * What a transfer did to the user's available balance: + a grant or a released hold, - a charge
- * or a hold; posting part of a hold changes nothing (those credits were already unavailable).
+ * or a hold; posting part of a hold changes nothing (those credits were already unavailable), nor
+ * does an upstream line (the upstream account paid it).
  */
 export function availableChange(t: LedgerLine): number {
+  if (t.direction === 'upstream') return 0;
   if (t.direction === 'in') return t.amount;
   if (t.kind === 'posted' || t.kind === 'pending') return -t.amount;
   if (t.kind === 'void_pending') return t.amount;
@@ -58,12 +70,14 @@ export function latestTransfersOf(db: Db, userId: number, limit: number): Ledger
       `SELECT * FROM ledger_transfers WHERE debit_account_id = ?
        UNION ALL
        SELECT * FROM ledger_transfers WHERE credit_account_id = ?
+       UNION ALL
+       SELECT * FROM ledger_transfers WHERE cause_user_id = ?
        ORDER BY seq DESC LIMIT ?`,
-    ).all(account.id, account.id, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
+    ).all(account.id, account.id, userId, Math.min(Math.max(limit, 1), 100_000)) as Parameters<typeof toTransfer>[0][];
     let after = availableOf(account);
     return rows.map((r) => {
       const t = toTransfer(r);
-      const line: LedgerLine = { ...t, direction: t.creditAccountId === account.id ? 'in' : 'out' };
+      const line: LedgerLine = { ...t, direction: directionOf(t, account.id) };
       const change = availableChange(line);
       const out = { ...line, availableChange: change, availableAfter: after };
       after -= change;

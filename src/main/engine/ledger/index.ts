@@ -11,4 +11,5 @@ export { startCheckpointer, CHECKPOINT_EVERY_MS, type Checkpointer } from './che
 export { startLedger, type ReleasedHold } from './start';
 export { availableChange, latestTransfersOf, transfersOf, type LedgerLine, type LedgerLineWithBalance } from './history';
 export { findTransfer } from './append';
+export { bookUpstreamSpend, upstreamAccounts, upstreamItemsOf, type UpstreamAccounts, type UpstreamSpendInput } from './upstream';
 export * from './types';

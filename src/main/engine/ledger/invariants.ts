@@ -12,7 +12,8 @@ export interface Violation {
     | 'balance_below_zero'
     | 'balance_matches_transfers'
     | 'hold_matches_transfers'
-    | 'open_hold_without_running_job';
+    | 'open_hold_without_running_job'
+    | 'upstream_matches_spend_book';
   detail: string;
 }
 
@@ -53,6 +54,7 @@ export function fullCheck(db: Db): CheckResult {
     for (const m of balanceMismatches(accountRows(db), sums)) list.add('balance_matches_transfers', m);
     checkHolds(db, list.add, null);
     checkOrphanHolds(db, list.add);
+    checkUpstreamBook(db, list.add);
     return { violations: list.out, seq, sums };
   });
 }
@@ -143,6 +145,36 @@ function checkHolds(db: Db, add: Add, afterSeq: number | null): void {
     .all(afterSeq === null ? {} : { after: afterSeq }) as { id: string; amount: number; hid: string | null; hamount: number; posted: number; voided: number; sp: number; sv: number }[]) {
     if (h.hid === null) add('hold_matches_transfers', `pending transfer '${h.id}' has no hold row`);
     else add('hold_matches_transfers', `hold '${h.id}' stores amount ${h.hamount}, posted ${h.posted}, voided ${h.voided}; transfers say ${h.amount}, ${h.sp}, ${h.sv}`);
+  }
+}
+
+/**
+ * The upstream account (migration 059) and the spend book (upstream_spend, 054) are written in one
+ * transaction, one transfer per line under the line's id: they must agree line for line. A full
+ * pass over both (a few hundred thousand lines at most: one per answered upstream request), so
+ * `skein doctor` runs it, not the start.
+ */
+function checkUpstreamBook(db: Db, add: Add): void {
+  const hasBook = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'upstream_spend'`).get() !== undefined;
+  const account = db.prepare(`SELECT id, credits_posted FROM ledger_accounts WHERE kind = 'upstream'`).get() as { id: number; credits_posted: number } | undefined;
+  if (!hasBook || !account) return;
+  const unmatched = db
+    .prepare(
+      `SELECT 'line' AS side, s.id AS id FROM upstream_spend s
+       LEFT JOIN ledger_transfers t ON t.id = 'upstream:' || s.id AND t.credit_account_id = @account AND t.amount = s.items
+       WHERE t.seq IS NULL
+       UNION ALL
+       SELECT 'transfer', t.id FROM ledger_transfers t
+       LEFT JOIN upstream_spend s ON s.id = substr(t.id, 10)
+       WHERE t.credit_account_id = @account AND s.seq IS NULL
+       LIMIT ${MAX_LISTED}`,
+    )
+    .all({ account: account.id }) as { side: 'line' | 'transfer'; id: string }[];
+  for (const u of unmatched) {
+    add(
+      'upstream_matches_spend_book',
+      u.side === 'line' ? `spend line '${u.id}' has no upstream transfer of its items` : `upstream transfer '${u.id}' has no spend line`,
+    );
   }
 }
 

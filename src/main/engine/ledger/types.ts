@@ -22,6 +22,8 @@ export interface Transfer {
   jobId: number | null;
   memo: string | null;
   createdAtMs: number;
+  /** On an upstream transfer: the local user whose request it paid for (migration 059); else null. */
+  causeUserId: number | null;
 }
 
 export interface Balance {

@@ -36,10 +36,24 @@ export function migrate(db: Db, migrations: readonly Migration[] = bundled): { a
   const applied: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (id, name, applied_at_ms) VALUES (?, ?, ?)');
   for (const m of known.slice(done.length)) {
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.id, m.name, Date.now());
-    })();
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around it.
+    const keysWereOn = m.foreignKeysOff ? db.pragma('foreign_keys', { simple: true }) === 1 : false;
+    if (keysWereOn) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        if (m.foreignKeysOff) {
+          const broken = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+          if (broken.length) {
+            const first = broken[0]!;
+            throw new MigrationError(`Migration ${m.name} would leave ${broken.length} broken references (first: ${first.table} row ${first.rowid} -> ${first.parent}).`);
+          }
+        }
+        record.run(m.id, m.name, Date.now());
+      })();
+    } finally {
+      if (keysWereOn) db.pragma('foreign_keys = ON');
+    }
     applied.push(m.id);
   }
   return { applied };

@@ -20,11 +20,18 @@ import m055 from './migrations/055_upstream_pause';
 import m056 from './migrations/056_job_disk_full';
 import m057 from './migrations/057_ledger_checkpoint';
 import m058 from './migrations/058_attempt_progress';
+import m059 from './migrations/059_upstream_account';
+import m061 from './migrations/061_upstream_spend_booked';
 
 export interface Migration {
   id: number;
   name: string;
   sql: string;
+  /**
+   * Rebuilds a table others reference (SQLite's way to change a CHECK): run with foreign keys off,
+   * as SQLite's procedure says, and refused unless foreign_key_check finds nothing before commit.
+   */
+  foreignKeysOff?: true;
 }
 
 export const migrations: readonly Migration[] = [
@@ -45,4 +52,6 @@ export const migrations: readonly Migration[] = [
   { id: 56, name: '056_job_disk_full', sql: m056 },
   { id: 57, name: '057_ledger_checkpoint', sql: m057 },
   { id: 58, name: '058_attempt_progress', sql: m058 },
+  { id: 59, name: '059_upstream_account', sql: m059, foreignKeysOff: true },
+  { id: 61, name: '061_upstream_spend_booked', sql: m061 },
 ];

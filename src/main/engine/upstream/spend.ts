@@ -1,13 +1,16 @@
 import type { Db } from '../store/db';
 import type { UpstreamConfig } from './config';
+import { bookUpstreamSpend } from '../ledger';
 
-// The upstream account (upstream_spend, migration 054): what Skein spent at the upstream, in the
-// upstream's unit (items), one append-only line per answered request, with who caused it (a
-// local API user, the app, a job, the CLI). It sits beside the credit ledger rather than in it:
-// the ledger counts credits that Skein grants its local users; this counts what the upstream bills
-// Skein's one key, another currency with no grant side. Its invariants: lines are never changed
-// or removed (triggers), ids are the caller's so a retried booking is booked once, and the budget's
-// spent figure is the sum of the lines since the budget was set (spentOfBudget).
+// The spend book (upstream_spend, migration 054): what Skein spent at the upstream, in the
+// upstream's unit (items, which are credits), one append-only line per answered request, with the
+// request and who caused it (a local API user, the app, a job, the CLI). The money side is the
+// ledger's upstream account (migration 059): each line is also a transfer 'upstream:<line id>',
+// booked in the same transaction, and the full ledger check ('skein doctor') asserts the two agree
+// line for line. The book stays the request log the budget and the running totals read (indexed
+// by time). Its invariants: lines are never changed or removed (triggers), ids are the caller's so
+// a retried booking is booked once, and the budget's spent figure is the sum of the lines since
+// the budget was set (spentOfBudget).
 
 export type SpendVia = 'api' | 'app' | 'job' | 'cli';
 
@@ -33,13 +36,28 @@ export function billedItems(returned: number): number {
   return Math.max(1, returned);
 }
 
-/** Books one line; the same id again books nothing (a replayed page after a crash). True when booked. */
+/**
+ * Books one line, and its transfer in the ledger's upstream account (`upstream:<line id>`), in one
+ * transaction; the same id again books nothing (a replayed page after a crash). True when booked.
+ */
 export function bookSpend(db: Db, line: SpendLine): boolean {
-  return (
-    db
-      .prepare('INSERT INTO upstream_spend (id, at_ms, items, request, via, api_user_id, job_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
-      .run(line.id, line.atMs, line.items, line.request.slice(0, 4096), line.who.via, line.who.apiUserId ?? null, line.who.jobId ?? null).changes === 1
-  );
+  return db.transaction(() => {
+    const booked =
+      db
+        .prepare('INSERT INTO upstream_spend (id, at_ms, items, request, via, api_user_id, job_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
+        .run(line.id, line.atMs, line.items, line.request.slice(0, 4096), line.who.via, line.who.apiUserId ?? null, line.who.jobId ?? null).changes === 1;
+    if (booked) {
+      bookUpstreamSpend(db, {
+        transferId: `upstream:${line.id}`,
+        items: line.items,
+        causeUserId: line.who.apiUserId ?? null,
+        jobId: line.who.jobId ?? null,
+        memo: `${line.who.via} ${line.request}`,
+        nowMs: line.atMs,
+      });
+    }
+    return booked;
+  })();
 }
 
 /** Items spent since the budget was set (0 without a budget). */

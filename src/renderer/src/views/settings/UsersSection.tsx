@@ -57,6 +57,12 @@ function UserDetail({ user }: { user: ApiUserRow }) {
         ledgerCol.accessor('amount', { header: 'Change', size: 100, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} /> }),
         ledgerCol.accessor('held', { header: 'Held', size: 90, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} muted /> }),
         ledgerCol.accessor('available_after', { header: 'Available', size: 110, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
+        ledgerCol.accessor('upstream_items', {
+          header: 'Upstream items',
+          size: 130,
+          meta: { numeric: true },
+          cell: (c) => (c.getValue() ? fmtInt(c.getValue()) : ''),
+        }),
         ledgerCol.accessor('memo', { header: 'For', size: 200, meta: { grow: true }, cell: (c) => <span className="truncate">{c.getValue()}</span> }),
       ] as ColumnDef<LedgerEntry, unknown>[],
     [],
@@ -90,6 +96,11 @@ function UserDetail({ user }: { user: ApiUserRow }) {
             <div><dt>Posted balance</dt><dd>{fmtInt(ledger.data.balance.posted)}</dd></div>
             <div><dt>Held by jobs</dt><dd>{fmtInt(ledger.data.balance.pending)}</dd></div>
             <div><dt>Available</dt><dd data-testid="available-credits">{fmtInt(ledger.data.balance.available)}</dd></div>
+            {ledger.data.upstream_items > 0 ? (
+              <div title="What the upstream billed for this user's requests, paid by the ledger's upstream account (not by this balance)">
+                <dt>Upstream items</dt><dd data-testid="upstream-items">{fmtInt(ledger.data.upstream_items)}</dd>
+              </div>
+            ) : null}
           </dl>
           <DataTable label={`Ledger of ${user.name}`} data={ledger.data.entries} columns={columns} getRowId={(e) => e.id} height={240} empty="No transfers yet." />
         </>
