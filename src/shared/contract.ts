@@ -253,7 +253,8 @@ export interface JobRow {
   created_ms: number;
   started_ms: number | null;
   finished_ms: number | null;
-  result: { is_compressed: boolean; datafile_url: string } | null;
+  /** file_deleted_ms/by: set once the file was deleted (Exports > Delete or the retention setting); the job and its charges stay. */
+  result: { is_compressed: boolean; datafile_url: string; file_deleted_ms?: number; file_deleted_by?: 'user' | 'retention' } | null;
 }
 
 export interface CreditEstimate {
@@ -287,6 +288,58 @@ export interface ExportFile {
   datafile_url: string;
   /** Absolute path on this machine (drag-out, show in folder). */
   path: string;
+  /**
+   * 'kept': in the exports folder; 'deleted': deleted in Exports or by the retention setting (the
+   * job and its charges stay; the URL answers 410); 'missing': gone from the folder outside Skein.
+   */
+  file_state: 'kept' | 'deleted' | 'missing';
+  deleted_ms: number | null;
+  deleted_by: 'user' | 'retention' | null;
+}
+
+/** One data file deleted: what it freed, when, and by whom. */
+export interface DeletedExport {
+  job_id: number;
+  file_name: string;
+  /** Bytes freed (0 when the file was gone from the folder already). */
+  bytes: number;
+  deleted_ms: number;
+  deleted_by: 'user' | 'retention';
+}
+
+/**
+ * How long finished data files are kept (server-side; applied at start, hourly and after each job).
+ * 'size' keeps the newest files within `gb` (1 GB = 1024^3 bytes), deleting the oldest first; the
+ * newest file is always kept.
+ */
+export type RetentionPolicy = { keep: 'all' } | { keep: 'days'; days: number } | { keep: 'size'; gb: number };
+
+export interface RetentionState {
+  policy: RetentionPolicy;
+  /** The policy in words ("keep 30 days"). */
+  policy_text: string;
+  updated_ms: number | null;
+  /** The finished files in the exports folder now, and their total size. */
+  files: number;
+  bytes: number;
+}
+
+/** The app's and the CLI's way to set it: keep 'all', 'days' with days, or 'gb' with gb. */
+export interface RetentionArgs {
+  keep: 'all' | 'days' | 'gb';
+  days?: number;
+  gb?: number;
+  /** Only say what it would delete now; change nothing. */
+  dry_run?: boolean;
+}
+
+export interface RetentionResult {
+  state: RetentionState;
+  /** What the setting deleted now (with dry_run: what it would delete). */
+  deleted: DeletedExport[];
+  /** Files due but left for the next sweep (being downloaded). */
+  skipped: { job_id: number; file_name: string; why: string }[];
+  dry_run: boolean;
 }
 
 /**
@@ -566,6 +619,12 @@ export interface Handlers {
   'exports.partials': () => Promise<PartialFile[]>;
   /** Removes one; a waiting job's removal makes it collect again from row 0. */
   'exports.removePartial': (args: { file_name: string }) => Promise<RemovedPartial>;
+  /** Deletes a finished job's data file; the job row and its ledger transfers stay. */
+  'exports.delete': (args: { job_id: number }) => Promise<DeletedExport>;
+  /** The retention setting and what the exports folder holds now. */
+  'exports.retention': () => Promise<RetentionState>;
+  /** Saves the retention setting and applies it at once (dry_run: only says what it would delete). */
+  'exports.setRetention': (args: RetentionArgs) => Promise<RetentionResult>;
 
   'users.list': () => Promise<ApiUserRow[]>;
   'users.setLimit': (args: { user_id: number; per_minute: number }) => Promise<ApiUserRow>;
@@ -603,7 +662,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
   'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
-  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
+  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',
 ] as const satisfies readonly HandlerName[];

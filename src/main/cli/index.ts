@@ -8,11 +8,12 @@ import { keysCommand } from './keys';
 import { seedCommand } from './seed';
 import { importCommand } from './import';
 import { doctorCommand } from './doctor';
+import { exportsCommand } from './exports';
 import { MigrationError } from '../engine/store/migrate';
 import { privateUmask } from '../engine/store/private-dir';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, webhooksCommand, upstreamCommand, doctorCommand];
+const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, exportsCommand, webhooksCommand, upstreamCommand, doctorCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'forbidden' // 403: a protected user's timeline, another user's job, a foreign Host
   | 'not_found' // 404: user, tweet, space, article, job or path
   | 'conflict' // 409: an idempotency id reused with other content
+  | 'gone' // 410: a data file that was deleted (by the analyst or the retention setting)
   | 'invalid' // 422: a missing or malformed parameter
   | 'rate_limited' // 429: over the per-user limit (the spec leaves the status open)
   | 'upstream' // 500: the upstream could not give the data (spec 7: "could not be obtained, retry later")
@@ -19,6 +20,7 @@ export const statusOf: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   invalid: 422,
   rate_limited: 429,
   upstream: 500,
@@ -43,6 +45,7 @@ export const fail = {
   forbidden: (why: string) => new SkeinError('forbidden', why),
   notFound: (what: string) => new SkeinError('not_found', what),
   conflict: (why: string) => new SkeinError('conflict', why),
+  gone: (why: string) => new SkeinError('gone', why),
   /** Names the parameter, as section 7's 422 asks. */
   invalid: (parameter: string, why: string) => new SkeinError('invalid', `Invalid parameter '${parameter}': ${why}`),
   missing: (parameter: string) => new SkeinError('invalid', `Missing required parameter '${parameter}'.`),

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExportFile, ExportPreview, PartialFile, RemovedPartial } from '../../../shared/contract';
+import type { DeletedExport, ExportFile, ExportPreview, PartialFile, RemovedPartial, RetentionResult, RetentionState } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { getJob, type JobRow } from '../jobs';
@@ -9,7 +9,12 @@ import { datafileUrl } from '../jobs/status-body';
 import { baseUrlOf } from './jobs';
 import { previewFile } from './preview';
 import { listPartials, removePartial } from '../jobs/partials';
-import { intArg, optionalIntArg, record, textArg } from './validate';
+import { deleteExportFile } from '../exports/delete-file';
+import { deletedMessage, fileStateOf } from '../exports/file-state';
+import { applyRetention, dueFiles, keptFiles } from '../exports/retention';
+import { GB_BYTES, parseRetention, policyText, type RetentionPolicy, retentionPolicy, saveRetentionPolicy } from '../exports/retention-policy';
+import { retentionLog } from '../exports/retention-timer';
+import { boolArg, intArg, optionalIntArg, record, textArg } from './validate';
 
 const FILE_ROWS = 1_000;
 const MAX_PREVIEW_ROWS = 100;
@@ -27,10 +32,13 @@ function toFile(engine: Engine, job: JobRow, base: string): ExportFile | null {
     finished_ms: job.finished_at_ms ?? job.updated_at_ms,
     datafile_url: datafileUrl(base, job),
     path,
+    file_state: fileStateOf(engine.dataDir, job),
+    deleted_ms: job.file_deleted_at_ms,
+    deleted_by: job.file_deleted_by,
   };
 }
 
-/** Every data file of a successful job, newest first. */
+/** Every data file of a successful job, newest first, deleted ones included (they say when and by whom). */
 export function listExports(engine: Engine, apiUrl: string | null): ExportFile[] {
   const base = baseUrlOf(engine, apiUrl);
   const jobs = engine.db
@@ -44,6 +52,7 @@ export function exportFileOf(engine: Engine, raw: unknown, apiUrl: string | null
   const job = getJob(engine.db, jobId);
   const file = job && job.status === 'success' ? toFile(engine, job, baseUrlOf(engine, apiUrl)) : null;
   if (!file) throw fail.notFound(`Job ${jobId} has no data file.`);
+  if (file.file_state === 'deleted') throw fail.gone(deletedMessage(job!));
   if (!existsSync(file.path)) throw fail.notFound(`The data file of job ${jobId} is no longer in the exports folder (${file.file_name}).`);
   return file;
 }
@@ -64,4 +73,48 @@ export function listPartialFiles(engine: Engine): PartialFile[] {
 export function removePartialFile(engine: Engine, raw: unknown): RemovedPartial {
   const name = textArg(record(raw), 'file_name', 255);
   return removePartial(engine.db, engine.dataDir, name, engine.clock.nowMs());
+}
+
+/** Deletes one finished job's data file (Exports > Delete); the job and its charges stay. */
+export function deleteExport(engine: Engine, raw: unknown): DeletedExport {
+  const jobId = intArg(record(raw), 'job_id', 1, Number.MAX_SAFE_INTEGER);
+  return deleteExportFile(engine.db, engine.dataDir, jobId, 'user', engine.clock.nowMs());
+}
+
+function toAppPolicy(policy: RetentionPolicy): RetentionState['policy'] {
+  if (policy.keep === 'size') return { keep: 'size', gb: policy.max_bytes / GB_BYTES };
+  return policy.keep === 'days' ? { keep: 'days', days: policy.days } : { keep: 'all' };
+}
+
+export function retentionState(engine: Engine): RetentionState {
+  const { updated_ms, ...policy } = retentionPolicy(engine.db);
+  const kept = keptFiles(engine.db, engine.dataDir);
+  return {
+    policy: toAppPolicy(policy),
+    policy_text: policyText(policy),
+    updated_ms,
+    files: kept.length,
+    bytes: kept.reduce((sum, f) => sum + f.bytes, 0),
+  };
+}
+
+/**
+ * Saves the retention setting and applies it at once, as the server's next sweep would (a file
+ * being downloaded is left for the next one). With dry_run, nothing is saved or deleted: the
+ * answer lists what saving would delete now, so the app can ask first.
+ */
+export function setRetention(engine: Engine, raw: unknown, log?: (line: string) => void): RetentionResult {
+  const args = record(raw);
+  const dryRun = boolArg(args, 'dry_run', false);
+  const policy = parseRetention(args);
+  const nowMs = engine.clock.nowMs();
+  if (dryRun) {
+    const due = dueFiles(keptFiles(engine.db, engine.dataDir), policy, nowMs);
+    const deleted = due.map((f) => ({ job_id: f.job_id, file_name: f.file_name, bytes: f.bytes, deleted_ms: nowMs, deleted_by: 'retention' as const }));
+    return { state: retentionState(engine), deleted, skipped: [], dry_run: true };
+  }
+  saveRetentionPolicy(engine.db, policy, nowMs);
+  const run = applyRetention(engine.db, engine.dataDir, nowMs, policy);
+  for (const line of retentionLog(run, policyText(policy))) (log ?? console.log)(line);
+  return { state: retentionState(engine), deleted: run.deleted, skipped: run.skipped, dry_run: false };
 }

@@ -7,7 +7,7 @@ import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { searchCount, searchResults } from './search';
 import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
-import { listExports, listPartialFiles, previewExport, removePartialFile } from './exports';
+import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
 import { appInbox } from './inbox';
 import { startImport } from './imports';
 import {
@@ -80,6 +80,9 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
     'exports.partials': async () => listPartialFiles(engine),
     'exports.removePartial': async (args) => removePartialFile(engine, args),
+    'exports.delete': async (args) => deleteExport(engine, args),
+    'exports.retention': async () => retentionState(engine),
+    'exports.setRetention': async (args) => setRetention(engine, args),
     'users.list': async () => listUsers(engine),
     'users.setLimit': async (args) => setLimit(engine, args),
     'keys.list': async () => listApiKeys(engine),

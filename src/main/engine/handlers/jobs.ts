@@ -104,7 +104,11 @@ export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string):
     finished_ms: job.finished_at_ms,
     result:
       job.status === 'success' && job.datafile_token && job.result_file
-        ? { is_compressed: job.is_compressed === 1, datafile_url: datafileUrl(baseUrl, job) }
+        ? {
+            is_compressed: job.is_compressed === 1,
+            datafile_url: datafileUrl(baseUrl, job),
+            ...(typeof job.file_deleted_at_ms === 'number' ? { file_deleted_ms: job.file_deleted_at_ms, file_deleted_by: job.file_deleted_by ?? 'user' } : {}),
+          }
         : null,
   };
 }

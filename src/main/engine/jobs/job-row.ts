@@ -42,6 +42,9 @@ export interface JobRow {
   disk_full_since_ms: number | null;
   /** 1 once the current attempt committed a batch or an upstream page (migration 058; recover.ts). */
   attempt_progress: number;
+  /** When the finished data file was deleted, and by whom (migration 060; exports/delete-file.ts); the job stays. */
+  file_deleted_at_ms: number | null;
+  file_deleted_by: 'user' | 'retention' | null;
 }
 
 export function getJob(db: Db, jobId: number): JobRow | undefined {

@@ -13,6 +13,7 @@ import { recoverStaleLocks, runnerOwner } from './queue/recover';
 import { releaseLocks } from './queue/release';
 import { runJob } from './run-job';
 import { walkOf } from './upstream/walk';
+import { startRetention } from '../exports/retention-timer';
 import type { XlsxOptions } from './writers/xlsx';
 
 /** How long a graceful stop waits for running jobs to reach a batch boundary. */
@@ -35,6 +36,10 @@ export interface JobRunnerOptions {
   /** Progress events (rows committed), for the app's live view. */
   onProgress?: (jobId: number, rows: number) => void;
   onFinished?: (jobId: number, outcome: string) => void;
+  /** How often the exports retention setting is applied (default hourly; 0: only at start and after jobs). */
+  retentionEveryMs?: number;
+  /** Where the runner says what the retention deleted (default: stdout). */
+  log?: (line: string) => void;
 }
 
 export interface JobRunner {
@@ -77,9 +82,15 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
 
   webhooks.failInterrupted();
   recoverStaleLocks(db, owner, clock.nowMs(), STALE_LOCK_MS);
+  // The exports retention setting (exports/retention-timer.ts): at start, hourly, after each file.
+  const retention = startRetention(db, engine.dataDir, () => clock.nowMs(), {
+    ...(options.retentionEveryMs !== undefined ? { everyMs: options.retentionEveryMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
 
   const finished = (jobId: number, outcome: string) => {
     options.onFinished?.(jobId, outcome);
+    if (outcome === 'success') retention.sweep();
     kickWebhooks();
   };
 
@@ -239,6 +250,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       if (stopping) return;
       stopping = true;
       clearInterval(poll);
+      retention.stop();
       unsubscribe();
       for (const s of slots) s.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
       // A batch ends within a second; an XLSX build can take minutes, so after STOP_WAIT_MS the

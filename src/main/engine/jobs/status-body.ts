@@ -6,7 +6,8 @@ import { csvDialectOf, type CsvDialect } from './params';
  * (spec 6). Spec fields: job_id, status, result {is_compressed, datafile_url} once processed.
  * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error (and on a
  * reply job's success short of its total: jobNote), times as ISO 8601, and
- * result.rows/bytes/output_format/file_name, and result.csv_dialect for a CSV file.
+ * result.rows/bytes/output_format/file_name, result.csv_dialect for a CSV file, and
+ * result.file_deleted_at/file_deleted_by once the file was deleted (migration 060).
  */
 export interface JobStatusBody {
   job_id: number;
@@ -29,6 +30,9 @@ export interface JobStatusBody {
     file_name: string;
     rows: number;
     bytes: number;
+    /** Set once the file was deleted (Exports > Delete, or the retention setting): its URL then answers 410. */
+    file_deleted_at?: string;
+    file_deleted_by?: 'user' | 'retention';
   };
 }
 
@@ -88,6 +92,7 @@ export function jobStatusBody(job: JobRow, baseUrl: string, walk?: { pages: numb
       file_name: job.result_file,
       rows: job.result_rows ?? 0,
       bytes: job.result_bytes ?? 0,
+      ...(typeof job.file_deleted_at_ms === 'number' ? { file_deleted_at: iso(job.file_deleted_at_ms)!, file_deleted_by: job.file_deleted_by ?? 'user' } : {}),
     };
   }
   return body;

@@ -21,6 +21,7 @@ import m056 from './migrations/056_job_disk_full';
 import m057 from './migrations/057_ledger_checkpoint';
 import m058 from './migrations/058_attempt_progress';
 import m059 from './migrations/059_upstream_account';
+import m060 from './migrations/060_export_retention';
 import m061 from './migrations/061_upstream_spend_booked';
 
 export interface Migration {
@@ -53,5 +54,6 @@ export const migrations: readonly Migration[] = [
   { id: 57, name: '057_ledger_checkpoint', sql: m057 },
   { id: 58, name: '058_attempt_progress', sql: m058 },
   { id: 59, name: '059_upstream_account', sql: m059, foreignKeysOff: true },
+  { id: 60, name: '060_export_retention', sql: m060 },
   { id: 61, name: '061_upstream_spend_booked', sql: m061 },
 ];

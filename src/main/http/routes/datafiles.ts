@@ -1,17 +1,18 @@
-import { createReadStream, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream, fstatSync, openSync, closeSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { fail } from '../errors';
 import { contentTypes } from '../../engine/jobs/writers/formats';
 import type { JobRow } from '../../engine/jobs';
-import { exportsDir } from '../../engine/jobs/files';
 import { APP_USER_ID } from '../../engine/handlers/app-user';
+import { downloadStarted } from '../../engine/exports/downloads';
+import { dataFilePath, deletedMessage } from '../../engine/exports/file-state';
 
 // GET /datafiles/<token>/<file name>: a job's data file, like a pre-signed storage URL. The token
 // (24 random bytes) is the capability: no key is needed, so plain curl and pandas.read_csv(url)
 // work, while the job's user holds a key that is not revoked. The host check still applies
-// (loopback only). Not a spec route: not metered.
+// (loopback only). Not a spec route: not metered. A file deleted in Exports or by the retention
+// setting answers 410 Gone, saying when and how to get the rows again (docs/decisions.md).
 
 const TOKEN = /^[0-9a-f]{48}$/;
 
@@ -28,13 +29,27 @@ export function registerDatafileRoutes(app: FastifyInstance, engine: Engine): vo
     if (job.user_id !== APP_USER_ID && !engine.db.prepare('SELECT 1 FROM api_keys WHERE user_id = ? AND revoked_at_ms IS NULL LIMIT 1').get(job.user_id)) {
       throw fail.notFound(`This data file's URL was revoked with its user's API keys; the file of job ${job.id} is still in the exports folder (the app's Exports).`);
     }
-    const path = join(exportsDir(engine.dataDir), job.result_file);
+    if (typeof job.file_deleted_at_ms === 'number') throw fail.gone(deletedMessage(job));
+    // Opened before the answer starts: a delete after this point leaves the open file readable to
+    // its end (POSIX unlink; libuv opens with FILE_SHARE_DELETE on Windows).
+    let fd: number;
     let size: number;
     try {
-      size = statSync(path).size;
+      fd = openSync(dataFilePath(engine.dataDir, job), 'r');
     } catch {
       throw fail.notFound(`The data file of job ${job.id} is no longer in the exports folder.`);
     }
+    try {
+      size = fstatSync(fd).size;
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    // The retention sweep leaves a file alone while it is being sent (exports/downloads.ts).
+    const ended = downloadStarted(engine.db, job.id);
+    const stream = createReadStream('', { fd, autoClose: true });
+    stream.once('close', ended);
+    reply.raw.once('close', ended);
     const type = job.is_compressed ? contentTypes.zip : contentTypes[job.output_format];
     return reply
       .header('content-type', type)
@@ -43,6 +58,6 @@ export function registerDatafileRoutes(app: FastifyInstance, engine: Engine): vo
       .header('cache-control', 'private, no-store')
       .header('referrer-policy', 'no-referrer')
       .header('x-content-type-options', 'nosniff')
-      .send(createReadStream(path));
+      .send(stream);
   });
 }

@@ -30,6 +30,8 @@ export function explain(error: EngineError): { title: string; hint: string | nul
       return { title: 'Not enough credits', hint: "A job holds its largest cost from the user 'app' when it starts. Grant credits to 'app' in Settings, or lower max_count." };
     case 'not_found':
       return { title: 'Not found', hint: null };
+    case 'gone':
+      return { title: 'Deleted', hint: null };
     case 'forbidden':
       return { title: 'Not allowed', hint: null };
     case 'invalid':

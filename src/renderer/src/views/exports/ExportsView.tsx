@@ -1,37 +1,68 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { ExportFile } from '../../../../shared/contract';
-import { useSkein } from '../../api/hooks';
+import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { bridge, isDesktop } from '../../api/transport';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { fmtBytes, fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
+import { fmtBytes, fmtDate, fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
 import { navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
+import { useUi } from '../../stores/ui';
 import { UnfinishedFiles } from './UnfinishedFiles';
+import { RetentionSection } from './RetentionSection';
+import { type ExportFilter, filterExports, NO_FILTER } from './filter';
 
 const col = createColumnHelper<ExportFile>();
 
-/** Exports: every data file with its facts, a preview of its first rows, and a way out of the window. */
+const deletedBy = (f: ExportFile) => (f.deleted_by === 'retention' ? 'by the retention setting' : 'in Exports');
+
+/** Words for a deleted file: when, by whom, and that the job and its charges stay. */
+export function deletedNote(f: ExportFile): string {
+  return `Deleted ${fmtDateTime(f.deleted_ms)} ${deletedBy(f)}. Job ${f.job_id} and its ledger charges stay; run the job again (Jobs > Retry) for a new file.`;
+}
+
+/**
+ * Exports: every data file with its facts, a preview of its first rows, a way out of the window,
+ * and Delete. A deleted file keeps its row, marked with the date: an analyst who looks for last
+ * month's collection sees that it was deleted and when (and by the retention setting or by hand),
+ * rather than a row gone without a trace that looks like lost data.
+ */
 export function ExportsView() {
   const files = useSkein('exports.list', undefined, { staleTime: 0 });
   useDocumentTitle('Exports');
   const { query } = useRoute();
   const selected = Number(query.get('job') ?? NaN);
+  const [asking, setAsking] = useState<ExportFile | null>(null);
+  const [filter, setFilter] = useState<ExportFilter>(NO_FILTER);
   const columns = useMemo(
     () =>
       [
-        col.accessor('file_name', { header: 'File', size: 240, meta: { grow: true }, cell: (c) => <span className="truncate mono" title={c.row.original.path}>{c.getValue()}</span> }),
+        col.accessor('file_name', {
+          header: 'File',
+          size: 240,
+          meta: { grow: true },
+          cell: (c) => {
+            const f = c.row.original;
+            return (
+              <span className={`truncate mono${f.file_state === 'kept' ? '' : ' muted'}`} title={f.file_state === 'deleted' ? deletedNote(f) : f.path}>
+                {f.file_state === 'deleted' ? <span className="kind-tag">deleted</span> : null}
+                {c.getValue()}
+              </span>
+            );
+          },
+        }),
         col.accessor((f) => `${f.format}${f.is_compressed ? ' · zip' : ''}`, { id: 'format', header: 'Format', size: 100 }),
         col.accessor('rows', { header: 'Rows', size: 90, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
         col.accessor('bytes', { header: 'Size', size: 90, meta: { numeric: true }, cell: (c) => fmtBytes(c.getValue()) }),
         col.accessor('finished_ms', { header: 'Finished', size: DATE_TIME_PX, cell: (c) => fmtDateTime(c.getValue()) }),
         col.accessor('job_id', { header: 'Job', size: 60, meta: { numeric: true } }),
-        col.display({ id: 'out', header: '', size: 150, meta: { sticky: true }, cell: (c) => <FileActions file={c.row.original} /> }),
+        col.display({ id: 'out', header: '', size: isDesktop ? 230 : 176, meta: { sticky: true }, cell: (c) => <FileActions file={c.row.original} onDelete={setAsking} /> }),
       ] as ColumnDef<ExportFile, unknown>[],
     [],
   );
+  const shown = useMemo(() => filterExports(files.data ?? [], filter), [files.data, filter]);
   const current = files.data?.find((f) => f.job_id === selected);
   return (
     <div className="view exports">
@@ -40,25 +71,80 @@ export function ExportsView() {
         {files.error ? (
           <ErrorState error={files.error} />
         ) : (
-          <DataTable
-            label="Export files"
-            data={files.data ?? []}
-            columns={columns}
-            getRowId={(f) => String(f.job_id)}
-            onOpen={(f) => navigate('/exports', { job: f.job_id })}
-            height={280}
-            initialSorting={[{ id: 'job_id', desc: true }]}
-            empty={files.isPending ? 'Loading…' : 'No files yet: finished jobs appear here.'}
-          />
+          <>
+            <FilterBar filter={filter} onChange={setFilter} shown={shown.length} total={files.data?.length ?? 0} />
+            <DataTable
+              label="Export files"
+              data={shown}
+              columns={columns}
+              getRowId={(f) => String(f.job_id)}
+              onOpen={(f) => navigate('/exports', { job: f.job_id })}
+              height={280}
+              initialSorting={[{ id: 'job_id', desc: true }]}
+              empty={files.isPending ? 'Loading…' : files.data?.length ? 'No file matches these filters.' : 'No files yet: finished jobs appear here.'}
+            />
+          </>
         )}
+        {asking ? <DeleteConfirm file={asking} onDone={() => setAsking(null)} /> : null}
       </section>
-      {current ? <Preview file={current} /> : files.data?.length ? <Empty title="Select a file to preview its first rows" /> : null}
+      {current ? <Preview file={current} onDelete={setAsking} /> : files.data?.length ? <Empty title="Select a file to preview its first rows" /> : null}
+      <RetentionSection />
       <UnfinishedFiles />
     </div>
   );
 }
 
-function FileActions({ file }: { file: ExportFile }) {
+function FilterBar({ filter, onChange, shown, total }: { filter: ExportFilter; onChange: (f: ExportFilter) => void; shown: number; total: number }) {
+  return (
+    <div className="row-form filter-bar" role="search" aria-label="Filter export files">
+      <label className="grow">
+        <span className="label">File or job</span>
+        <input type="search" value={filter.text} placeholder="e.g. replies, search-job12, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
+      </label>
+      <label>
+        <span className="label">Format</span>
+        <select value={filter.format} onChange={(e) => onChange({ ...filter, format: e.target.value as ExportFilter['format'] })}>
+          <option value="all">All formats</option>
+          <option value="csv">CSV</option>
+          <option value="json">JSON</option>
+          <option value="xlsx">XLSX</option>
+        </select>
+      </label>
+      <label>
+        <span className="label">State</span>
+        <select value={filter.state} onChange={(e) => onChange({ ...filter, state: e.target.value as ExportFilter['state'] })}>
+          <option value="all">All files</option>
+          <option value="kept">In the folder</option>
+          <option value="deleted">Deleted</option>
+        </select>
+      </label>
+      <span className="muted small filter-count" aria-live="polite">{shown === total ? `${fmtInt(total)} ${total === 1 ? 'file' : 'files'}` : `${fmtInt(shown)} of ${fmtInt(total)} files`}</span>
+    </div>
+  );
+}
+
+function FileActions({ file, onDelete }: { file: ExportFile; onDelete: (f: ExportFile) => void }) {
+  if (file.file_state === 'deleted') {
+    return (
+      <span className="deleted-note muted small" title={deletedNote(file)}>
+        <span>Deleted {fmtDate(file.deleted_ms)}</span>
+        <span>{file.deleted_by === 'retention' ? 'by the retention setting' : 'by you'}</span>
+      </span>
+    );
+  }
+  const del = (
+    <button type="button" className="subtle small danger" aria-label={`Delete ${file.file_name}`} onClick={() => onDelete(file)}>
+      Delete
+    </button>
+  );
+  if (file.file_state === 'missing') {
+    return (
+      <div className="row-actions" onClick={(e) => e.stopPropagation()}>
+        <span className="warning-text small" title="The file is no longer in the exports folder: it was moved or deleted outside Skein. Delete records that.">Missing</span>
+        {del}
+      </div>
+    );
+  }
   return (
     <div className="row-actions" onClick={(e) => e.stopPropagation()}>
       {isDesktop ? (
@@ -79,24 +165,61 @@ function FileActions({ file }: { file: ExportFile }) {
       ) : (
         <a className="button subtle small" href={file.datafile_url} download={file.file_name}>Download</a>
       )}
+      {del}
     </div>
   );
 }
 
-function Preview({ file }: { file: ExportFile }) {
-  const preview = useSkein('exports.preview', { job_id: file.job_id, rows: 20 }, { staleTime: Infinity });
+/** Asks before a file goes: names it and its size, and says what stays (the job, the ledger). */
+function DeleteConfirm({ file, onDone }: { file: ExportFile; onDone: () => void }) {
+  const remove = useSkeinMutation('exports.delete', ['exports.list', 'exports.retention', 'jobs.list']);
+  const toast = useUi((s) => s.toast);
+  return (
+    <div className="retry-confirm delete-confirm" role="alertdialog" aria-label={`Delete ${file.file_name}`} data-testid="delete-export-confirm">
+      <span className="estimate">
+        Delete <strong className="mono">{file.file_name}</strong> ({fmtBytes(file.bytes)}, {fmtInt(file.rows)} rows) from the exports folder? Its
+        URL stops working (410 Gone). Job {file.job_id} and its ledger charges stay; running the job again makes a new file.
+      </span>
+      <button
+        type="button"
+        className="danger-fill"
+        disabled={remove.isPending}
+        onClick={() =>
+          remove.mutate(
+            { job_id: file.job_id },
+            {
+              onSuccess: (r) => toast(`Deleted ${r.file_name} (${fmtBytes(r.bytes)} freed). Job ${r.job_id} and its charges stay.`, 'ok'),
+              onError: (e) => toast(e.message, 'error'),
+              onSettled: onDone,
+            },
+          )
+        }
+      >
+        {remove.isPending ? 'Deleting…' : 'Delete file'}
+      </button>
+      <button type="button" className="subtle" onClick={onDone}>Keep</button>
+    </div>
+  );
+}
+
+function Preview({ file, onDelete }: { file: ExportFile; onDelete: (f: ExportFile) => void }) {
   return (
     <section className="card" aria-labelledby="preview-title">
       <header className="card-head">
-        <h2 id="preview-title">Preview of <span className="mono">{file.file_name}</span></h2>
-        <FileActions file={file} />
+        <h2 id="preview-title">{file.file_state === 'deleted' ? 'Deleted: ' : 'Preview of '}<span className="mono">{file.file_name}</span></h2>
+        <FileActions file={file} onDelete={onDelete} />
       </header>
       <p className="muted small">
         {fmtInt(file.rows)} rows · {fmtBytes(file.bytes)} · <code className="wrap">{file.path}</code>
       </p>
-      {preview.error ? <ErrorState error={preview.error} /> : preview.isPending ? <Loading /> : <PreviewTable columns={preview.data.columns} rows={preview.data.rows} />}
+      {file.file_state === 'kept' ? <PreviewRows file={file} /> : <p>{file.file_state === 'deleted' ? deletedNote(file) : 'The file is no longer in the exports folder: it was moved or deleted outside Skein.'}</p>}
     </section>
   );
+}
+
+function PreviewRows({ file }: { file: ExportFile }) {
+  const preview = useSkein('exports.preview', { job_id: file.job_id, rows: 20 }, { staleTime: Infinity });
+  return preview.error ? <ErrorState error={preview.error} /> : preview.isPending ? <Loading /> : <PreviewTable columns={preview.data.columns} rows={preview.data.rows} />;
 }
 
 function PreviewTable({ columns, rows }: { columns: string[]; rows: string[][] }) {

@@ -78,7 +78,7 @@ export function JobsView() {
             return (
               <div className="row-actions" onClick={(e) => e.stopPropagation()}>
                 {running ? <button type="button" className="subtle small" onClick={() => cancel.mutate({ job_id: j.job_id })}>Cancel</button> : null}
-                {j.status === 'error' ? <button type="button" className="subtle small" onClick={() => setRetrying(j.job_id)}>Retry</button> : null}
+                {j.status === 'error' || j.result?.file_deleted_ms !== undefined ? <button type="button" className="subtle small" onClick={() => setRetrying(j.job_id)}>Retry</button> : null}
                 {j.status === 'success' ? <a className="button subtle small" href={href('/exports', { job: j.job_id })}>File</a> : null}
               </div>
             );
