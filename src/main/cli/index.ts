@@ -8,12 +8,14 @@ import { keysCommand } from './keys';
 import { seedCommand } from './seed';
 import { importCommand } from './import';
 import { doctorCommand } from './doctor';
+import { backupCommand } from './backup';
+import { restoreCommand } from './restore';
 import { exportsCommand } from './exports';
 import { MigrationError } from '../engine/store/migrate';
 import { privateUmask } from '../engine/store/private-dir';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, exportsCommand, webhooksCommand, upstreamCommand, doctorCommand];
+const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, exportsCommand, webhooksCommand, upstreamCommand, doctorCommand, backupCommand, restoreCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
