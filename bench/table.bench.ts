@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../test/helpers/browser';
+import { launchChromium, logIn } from '../test/helpers/browser';
 import { startSkein } from '../test/helpers/skein-process';
 import { type Bench, median, percentile } from './lib';
 
@@ -60,7 +60,7 @@ const bench: Bench = {
     const skein = await startSkein(dataDir, ['--no-demo']);
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 900 } }), skein);
       let t0 = Date.now();
       await page.goto(`${skein.url}/#/dev/table?rows=${rows}`);
       await page.locator('[aria-label="Benchmark rows"] .body-row').first().waitFor();

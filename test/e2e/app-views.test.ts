@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Every view of the app in real Chromium against the built `skein serve` (headless mode): the
@@ -28,7 +28,7 @@ describe('the app in a real browser (headless mode)', () => {
   beforeAll(async () => {
     skein = await startSkein(dataDir);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1360, height: 880 } });
+    page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 880 } }), skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
     const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
     tour = JSON.parse((db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) ?? '{}') as Tour;

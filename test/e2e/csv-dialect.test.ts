@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // The CSV dialect in the app (issue 16): Settings > CSV files picks what the job form starts with
@@ -63,7 +63,7 @@ describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => 
 
   it('starts the form with the setting, lets each job choose, and writes each dialect', { timeout: 180_000 }, async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const page = await logIn(await context.newPage(), skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
 
     // The setting: excel until changed, then plain, kept across a reload.
@@ -103,7 +103,7 @@ describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => 
 
   it('shows the excel default in dark mode at 1024 px', { timeout: 60_000 }, async () => {
     const dark = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' });
-    const page = await dark.newPage();
+    const page = await logIn(await dark.newPage(), skein);
     await page.goto(`${skein.url}/#/jobs?new=replies&tweet_id=${root}`);
     await page.getByLabel('File format').selectOption('csv');
     expect(await page.getByLabel('CSV dialect').inputValue()).toBe('excel');

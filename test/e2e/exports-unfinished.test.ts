@@ -10,7 +10,7 @@ import { partialDir } from '../../src/main/engine/jobs/files';
 import { setStagedWriteLimit } from '../../src/main/engine/jobs/writers/staged-file';
 import { fund } from '../fixtures/api-corpus';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 import { createKey } from '../../src/main/engine/keys';
 
@@ -65,7 +65,7 @@ describe('Exports > Unfinished files', () => {
   });
 
   it('lists what paused and ended jobs left, removes them, and a paused job starts again from row 0', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1280, height: 900 } }), skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
     await page.goto(`${skein.url}/#/exports`);
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Unfinished files' }) });

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Where no Secret Service runs (no D-Bus session, as on a server or in CI), headless mode still
@@ -25,7 +25,7 @@ describe('the keychain where none answers (headless mode)', () => {
 
   it('starts, and Settings says the keychain is not available and why', async () => {
     expect(skein.output()).toContain('No OS keychain answers here');
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 } }), skein);
     await page.goto(`${skein.url}/#/settings`);
     const state = page.getByTestId('keychain');
     await state.waitFor();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // What every newcomer sees in the first minutes, in real Chromium against the built `skein serve`:
@@ -43,7 +43,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
   /** A fresh profile (nothing in localStorage) whose every request and response is recorded. */
   async function freshPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}) {
     const context = await browser.newContext({ viewport: { width: options.width ?? 1360, height: 880 }, colorScheme: options.colorScheme ?? 'light' });
-    const page = await context.newPage();
+    const page = await logIn(await context.newPage(), skein);
     const requests: string[] = [];
     const responses: { url: string; status: number }[] = [];
     // Image hosts are unreachable here; any request that leaves the machine is answered (and

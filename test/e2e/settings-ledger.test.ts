@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Settings in real Chromium against the built `skein serve`: the key form's starting credits are
@@ -22,7 +22,7 @@ describe('Settings: starting credits and the running balance', () => {
   beforeAll(async () => {
     skein = await startSkein(dataDir, ['--no-demo']);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
+    page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 1000 } }), skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { revokeKey } from '../../src/main/engine/keys';
 import { maskKey } from '../../src/main/engine/upstream/key-source';
 import { AUTHOR_ID } from '../fixtures/api-corpus';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, logIn } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 import { upstreamSkein } from '../helpers/upstream-skein';
 
@@ -54,7 +54,7 @@ describe('Settings > Sources against a second Skein', () => {
 
   it('sets up a source in the form, asks for the key once, tests it, and shows the balance and the totals', async () => {
     const a = await upstreamSkein();
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
     await page.goto(`${skein.url}/#/settings`);
     const sources = page.locator('section.sources');
@@ -109,7 +109,7 @@ describe('Settings > Sources against a second Skein', () => {
 
   it("shows a revoked key prominently as invalid, with the upstream's reason", async () => {
     const a = await upstreamSkein();
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
     await page.goto(`${skein.url}/#/settings`);
     const sources = page.locator('section.sources');
     await sources.getByLabel('Upstream URL').fill(a.server.url);

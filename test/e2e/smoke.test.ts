@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 describe('headless mode in a real browser', () => {
@@ -22,7 +22,7 @@ describe('headless mode in a real browser', () => {
   });
 
   it('serves the app page that a browser renders', async () => {
-    const page = await browser.newPage();
+    const page = await logIn(await browser.newPage(), skein);
     await page.goto(skein.url);
     await expect(page.getByRole('heading', { name: 'Skein' }).first().isVisible()).resolves.toBe(true);
     await screenshot(page, 'smoke-home');

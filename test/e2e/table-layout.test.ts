@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Wide tables in a narrow window (issue 15 "Tables"): scrolled sideways, each column title stays
@@ -29,7 +29,7 @@ describe('tables at 1024 px (headless mode, demo corpus)', () => {
   });
 
   it('keeps titles over their columns when scrolled sideways, rows as wide as their columns, dates whole', async () => {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' }), skein);
     await page.goto(`${skein.url}/#/search?q=${encodeURIComponent('lang:en')}`);
     const table = page.getByRole('table', { name: 'Search results' });
     await table.locator('.body-row').first().waitFor();
@@ -61,7 +61,7 @@ describe('tables at 1024 px (headless mode, demo corpus)', () => {
       body: JSON.stringify({ query: 'lang:en', max_count: 5, output_format: 'csv' }),
     });
     expect(job.status).toBe(200);
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 } }), skein);
     await page.goto(`${skein.url}/#/jobs`);
     const file = page.getByRole('link', { name: 'File' }).first();
     await file.waitFor({ timeout: 20_000 });

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { importTwarcPage, type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // Dates in the app carry their zone, and a setting shows them in UTC, the zone of queries and
@@ -34,7 +34,7 @@ describe('dates show their zone, and UTC is a setting (headless mode)', () => {
 
   it('shows the computer\'s zone by default, UTC once chosen, and keeps the choice across a reload', async () => {
     const context = await browser.newContext({ timezoneId: 'America/New_York', locale: 'en-US', viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const page = await logIn(await context.newPage(), skein);
     const postTime = async () => {
       await page.goto(`${skein.url}/#/post/${POST}`);
       const time = page.locator('.tweet-card time').first();
@@ -60,7 +60,7 @@ describe('dates show their zone, and UTC is a setting (headless mode)', () => {
     await context.close();
 
     const dark = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US', viewport: { width: 1024, height: 800 }, colorScheme: 'dark' });
-    const other = await dark.newPage();
+    const other = await logIn(await dark.newPage(), skein);
     await other.goto(`${skein.url}/#/settings`);
     await other.getByRole('region', { name: 'Dates and times' }).waitFor();
     await other.getByRole('region', { name: 'Dates and times' }).scrollIntoViewIfNeeded();

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, screenshot } from '../helpers/browser';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { importTwarcPage, type SkeinProcess, startSkein } from '../helpers/skein-process';
 
 // A post whose author a twarc2 page left out of includes.users (withheld or suspended) is kept
@@ -32,7 +32,7 @@ describe('a post by an author known only by id (headless mode)', () => {
   });
 
   it('titles the post page and its header with "unknown author (id …)" and offers no search by name', async () => {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 } }), skein);
     await page.goto(`${skein.url}/#/post/${POST}`);
     await page.locator('.tweet-text').waitFor();
     const label = `unknown author (id ${AUTHOR})`;

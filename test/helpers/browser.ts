@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { repoRoot } from './skein-process';
+import { repoRoot, type SkeinProcess } from './skein-process';
 
 export const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -17,6 +17,20 @@ export async function launchChromium(): Promise<Browser> {
     args: FLAGS,
     headless: true,
   });
+}
+
+/**
+ * Logs the page's browser context in to the app, as a person does: it opens the address `skein
+ * serve` printed (.../?token=...), which sets the session cookie and lands on the app at `/`. Every
+ * page of that context is then logged in, also after a restart on the same data dir. The page is
+ * left blank, so a test's first `goto` loads the app afresh, as it would without a login.
+ */
+export async function logIn(page: Page, skein: Pick<SkeinProcess, 'loginUrl'>): Promise<Page> {
+  await page.goto(skein.loginUrl);
+  const landed = new URL(page.url());
+  if (landed.pathname !== '/' || landed.search !== '') throw new Error(`The login address did not land on the app: ${page.url()}`);
+  await page.goto('about:blank');
+  return page;
 }
 
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');

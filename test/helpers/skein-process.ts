@@ -7,7 +7,10 @@ export const builtCli = join(repoRoot, 'out', 'main', 'cli.js');
 
 export interface SkeinProcess {
   child: ChildProcess;
+  /** http://127.0.0.1:PORT, the base of every API path. */
   url: string;
+  /** What the ready line prints: url + `/?token=...`, the address that logs a browser in to the app. */
+  loginUrl: string;
   output(): string;
   /** Sends a signal and resolves with the exit code once the process has ended. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -27,10 +30,11 @@ export async function startSkein(dataDir: string, extraArgs: string[] = [], env:
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const loginUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`skein serve did not start within 60 s:\n${out}`)), 60_000);
     const onData = () => {
-      const m = /Skein is running at (http:\/\/\S+)/.exec(out);
+      // The whole line: the address ends in a 64-digit token that may arrive in two chunks.
+      const m = /Skein is running at (http:\/\/\S+)\r?\n/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -42,9 +46,11 @@ export async function startSkein(dataDir: string, extraArgs: string[] = [], env:
       reject(new Error(`skein serve exited with ${code} before starting:\n${out}`));
     });
   });
+  const url = new URL(loginUrl).origin;
   return {
     child,
     url,
+    loginUrl,
     output: () => out,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

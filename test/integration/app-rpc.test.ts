@@ -9,9 +9,12 @@ import { balanceOf } from '../../src/main/engine/ledger';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 import { tempDir } from '../helpers/temp';
+import { logInTo } from '../helpers/app-login';
 
-// The headless transport of the contract over real HTTP: the page carries a per-session token,
-// calls without it (or from another origin) are refused, events arrive as server-sent events.
+// The headless transport of the contract over real HTTP: a browser logged in with the data dir's
+// login token carries a session cookie; calls without it (or from another origin, or without the
+// header x-skein-app) are refused; events arrive as server-sent events. The login itself is
+// tested in app-login.test.ts.
 async function setup() {
   const engine = testEngine();
   const tour = seedCorpus(engine.db, { scale: 'small', seed: 3 });
@@ -20,41 +23,46 @@ async function setup() {
   mkdirSync(join(rendererDir, 'assets'));
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   const server = await startServer(engine, { rendererDir });
-  const page = await server.request('/');
-  const token = /<meta name="skein-token" content="([0-9a-f]{64})"/.exec(page.text)?.[1] ?? '';
-  // The page sets the events stream's cookie: `skein-session-<port>=<token>` (a script sends it back as a header).
-  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const rpc = (name: string, args: unknown, headers: Record<string, string> = { 'x-skein-token': token }) =>
+  // The cookie `skein-app-<port>=<session>` a browser gets from the login address (a script sends it back as a header).
+  const { token, cookie } = await logInTo(server, engine.dataDir);
+  const page = await server.request('/', { headers: { cookie } });
+  const app = { cookie, 'x-skein-app': '1' };
+  const rpc = (name: string, args: unknown, headers: Record<string, string> = app) =>
     server.request(`/app/rpc/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
-  return { engine, tour, server, page, token, rpc, cookie };
+  return { engine, tour, server, page, token, rpc, cookie, app };
 }
 
 describe('app RPC over HTTP (headless mode)', () => {
-  it('serves the page with a session token and a strict CSP, and not the raw index.html', async () => {
-    const { page, token, server } = await setup();
-    expect(token).toHaveLength(64);
+  it('serves the page to a logged-in browser with a strict CSP, and never the raw index.html', async () => {
+    const { page, server, cookie } = await setup();
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<title>Skein</title>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect((await server.request('/index.html')).text).not.toContain('skein-token');
+    expect((await server.request('/index.html', { headers: { cookie } })).text).not.toContain('<title>Skein</title>');
     expect((await server.request('/assets/app.js')).status).toBe(200);
   });
 
-  it('answers a call with the token, exact ids included', async () => {
+  it('answers a call with the session cookie, exact ids included', async () => {
     const { rpc, tour } = await setup();
     const res = await rpc('post.get', { id: tour.ids_above_2_53.post_id_str });
     expect(res.status).toBe(200);
     expect(res.text).toContain(`"id_str":"${tour.ids_above_2_53.post_id_str}"`);
   });
 
-  it('refuses a call without the token, with a wrong one, or from another origin', async () => {
-    const { rpc, token, tour } = await setup();
+  it('refuses a call without the cookie, with a wrong one, without x-skein-app, or from another origin', async () => {
+    const { rpc, app, cookie, tour } = await setup();
     const args = { id: tour.ids_above_2_53.post_id_str };
     expect((await rpc('post.get', args, {})).status).toBe(403);
-    expect((await rpc('post.get', args, { 'x-skein-token': 'f'.repeat(64) })).status).toBe(403);
-    const foreign = await rpc('post.get', args, { 'x-skein-token': token, origin: 'http://evil.example' });
+    expect((await rpc('post.get', args, { 'x-skein-app': '1' })).status).toBe(403);
+    expect((await rpc('post.get', args, { 'x-skein-app': '1', cookie: cookie.replace(/=.*/, `=${'f'.repeat(64)}`) })).status).toBe(403);
+    const bare = await rpc('post.get', args, { cookie });
+    expect(bare.status).toBe(403);
+    expect(JSON.parse(bare.text)).toMatchObject({ status: 'error', message: 'Forbidden: send the header x-skein-app: 1.' });
+    const foreign = await rpc('post.get', args, { ...app, origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.text)).toMatchObject({ status: 'error', message: expect.stringMatching(/origin/i) });
-    expect((await rpc('post.get', args, { 'x-skein-token': token, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await rpc('post.get', args, { ...app, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
 
   it('maps engine errors to their status with the code and words', async () => {
@@ -117,23 +125,27 @@ describe('app RPC over HTTP (headless mode)', () => {
 
   it('refuses the event stream without the session cookie; a token in the URL is not taken', async () => {
     const { server, token, cookie } = await setup();
-    expect(cookie).toMatch(new RegExp(`^skein-session-${new URL(server.url).port}=${token}$`));
+    expect(cookie).toMatch(new RegExp(`^skein-app-${new URL(server.url).port}=[0-9a-f]{64}$`));
     expect((await server.request('/app/events')).status).toBe(403);
     expect((await server.request(`/app/events?token=${token}`)).status).toBe(403);
     expect((await server.request('/app/events', { headers: { cookie: cookie.replace(/=.*/, '=nope') } })).status).toBe(403);
+    expect((await server.request('/app/events', { headers: { cookie, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
   });
 
-  it('gives the current session to its own page (a tab open across a restart), never to another site', async () => {
-    const { server, token } = await setup();
-    const session = await server.request('/app/session', { headers: { 'x-skein-session': '1' } });
+  it('tells a tab whether the server is back and still knows it, giving away nothing', async () => {
+    const { server, app, cookie } = await setup();
+    const session = await server.request('/app/session', { headers: app });
     expect(session.status).toBe(200);
-    expect(session.json()).toEqual({ value: { token } });
-    expect(session.headers.get('set-cookie')).toMatch(/^skein-session-\d+=[0-9a-f]{64}; Path=\/app\/events; HttpOnly; SameSite=Strict$/);
+    expect(session.json()).toEqual({ value: { logged_in: true } });
+    expect(session.headers.get('set-cookie')).toBeNull();
     expect(session.headers.get('cache-control')).toBe('no-store');
-    // Without the custom header (all a foreign page can send without a preflight), or cross-site: refused.
-    expect((await server.request('/app/session')).status).toBe(403);
-    expect((await server.request('/app/session', { headers: { 'x-skein-session': '1', 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
-    expect((await server.request('/app/session', { headers: { 'x-skein-session': '1', origin: 'http://evil.example' } })).status).toBe(403);
+    // Without the cookie, without the custom header (all a foreign page can send without a preflight), or cross-site: refused.
+    const stranger = await server.request('/app/session', { headers: { 'x-skein-app': '1' } });
+    expect(stranger.status).toBe(403);
+    expect(stranger.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/^Forbidden: this browser is not logged in to Skein/) });
+    expect((await server.request('/app/session', { headers: { cookie } })).status).toBe(403);
+    expect((await server.request('/app/session', { headers: { ...app, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect((await server.request('/app/session', { headers: { ...app, origin: 'http://evil.example' } })).status).toBe(403);
   });
 
   it('ends open event streams when the server closes, so a stop never waits for a browser tab', async () => {
@@ -152,12 +164,13 @@ describe('app RPC over HTTP (headless mode)', () => {
     expect(await ended).toContain(': subscribed to job.progress');
   });
 
-  it('takes an uploaded file into the data dir (headless drop), only with the token', async () => {
-    const { server, token, engine } = await setup();
+  it('takes an uploaded file into the data dir (headless drop), only with the session cookie', async () => {
+    const { server, app, cookie, engine } = await setup();
     const send = (headers: Record<string, string>) =>
       server.request('/app/upload?name=../../evil name.jsonl', { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: 'line 1\nline 2\n' });
     expect((await send({})).status).toBe(403);
-    const ok = await send({ 'x-skein-token': token });
+    expect((await send({ cookie })).status).toBe(403);
+    const ok = await send(app);
     expect(ok.status).toBe(200);
     const { path, bytes } = (JSON.parse(ok.text) as { value: { path: string; bytes: number } }).value;
     expect(bytes).toBe(14);
@@ -165,7 +178,7 @@ describe('app RPC over HTTP (headless mode)', () => {
     expect(path.startsWith(join(engine.dataDir, 'imports') + '/')).toBe(true);
     expect(path).toMatch(/[0-9a-f]{8}-evil name\.jsonl$/);
     expect(readFileSync(path, 'utf8')).toBe('line 1\nline 2\n');
-    const wrongType = await server.request('/app/upload?name=x', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-skein-token': token }, body: 'x' });
+    const wrongType = await server.request('/app/upload?name=x', { method: 'POST', headers: { 'content-type': 'text/plain', ...app }, body: 'x' });
     expect(wrongType.status).toBeGreaterThanOrEqual(400);
     expect(wrongType.status).toBeLessThan(500);
   });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/engine/engine';
@@ -88,5 +88,20 @@ describe('the skein command', () => {
     expect(await res.json()).toEqual({ status: 'error', message: 'No endpoint GET /no/such/path.' });
     expect(await server.stop('SIGINT')).toBe(0);
     expect(server.output()).toContain('Skein is stopping (SIGINT)');
+  });
+
+  it("prints the app's login address with the data dir's token, the same after a restart and from skein app-url", async () => {
+    const dataDir = tempDir();
+    const first = await startSkein(dataDir, ['--no-demo']);
+    const token = readFileSync(join(dataDir, 'app-login-token'), 'utf8').trim();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(join(dataDir, 'app-login-token')).mode & 0o777).toBe(0o600);
+    expect(first.loginUrl).toBe(`${first.url}/?token=${token}`);
+    const port = new URL(first.url).port;
+    expect(skein(['app-url', '--port', port, '--data-dir', dataDir]).out).toBe(`${first.loginUrl}\n`);
+    await first.stop();
+    const second = await startSkein(dataDir, ['--no-demo']);
+    expect(new URL(second.loginUrl).searchParams.get('token')).toBe(token);
+    await second.stop();
   });
 });

@@ -1,5 +1,6 @@
 import { type Command, UsageError } from './command';
 import { serveCommand } from './serve';
+import { appUrlCommand } from './app-url';
 import { webhooksCommand } from './webhooks';
 import { upstreamCommand } from './upstream';
 import { usersCommand } from './users';
@@ -15,7 +16,7 @@ import { MigrationError } from '../engine/store/migrate';
 import { privateUmask } from '../engine/store/private-dir';
 
 // One entry per subcommand; `skein --help` lists them in this order.
-const commands: Command[] = [serveCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, exportsCommand, webhooksCommand, upstreamCommand, doctorCommand, backupCommand, restoreCommand];
+const commands: Command[] = [serveCommand, appUrlCommand, keysCommand, usersCommand, creditsCommand, seedCommand, importCommand, exportsCommand, webhooksCommand, upstreamCommand, doctorCommand, backupCommand, restoreCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

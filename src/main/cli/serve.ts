@@ -6,11 +6,17 @@ import { diskFullReport } from '../engine/disk/report';
 import { seedDemoIfEmpty } from '../engine/corpus/seed';
 import { buildHttpApp } from '../http/app';
 import { startJobRunner, type JobRunner } from '../engine/jobs';
+import { defaultDataDir } from '../engine/paths';
 import { type Command, intOption, parseCommandArgs, printUsage, UsageError } from './command';
 import { isLoopbackHost } from '../http/plugins/host-check';
 import { keychainInfo, openKeychain } from '../platform/keychain';
 import { keychainKeySource, sessionKeySource, UPSTREAM_KEY_ENV } from '../engine/upstream/key-source';
 import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
+import { appLoginToken } from '../engine/store/app-login-token';
+import { loginUrl } from '../http/app-session';
+
+export const DEFAULT_PORT = 7878;
+export const DEFAULT_HOST = '127.0.0.1';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -25,8 +31,8 @@ export const serveCommand: Command = {
       'renderer-dir': { type: 'string' },
     });
     if (help) return printUsage(this);
-    const port = intOption(values.port, 'port', { max: 65535 }) ?? 7878;
-    const host = (values.host as string | undefined) ?? '127.0.0.1';
+    const port = intOption(values.port, 'port', { max: 65535 }) ?? DEFAULT_PORT;
+    const host = (values.host as string | undefined) ?? DEFAULT_HOST;
     const loopback = isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host, new Set());
     if (!loopback && values['allow-remote'] !== true) {
       throw new UsageError(`--host ${host} is not a loopback address: Skein serves your data and keys to anyone who can reach it. Add --allow-remote if you mean it.`);
@@ -76,7 +82,9 @@ export const serveCommand: Command = {
     const address = server.server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     const shownHost = host.includes(':') ? `[${host}]` : host;
-    console.log(`Skein is running at http://${shownHost}:${actualPort}`);
+    // The address logs a browser in (http/app-session.ts); it is the data dir's, kept across starts.
+    console.log(`Skein is running at ${loginUrl(`http://${shownHost}:${actualPort}`, appLoginToken(dataDir, running.ids))}`);
+    console.log(`Open that address in a browser to use the app. It logs you in, so keep it to yourself. To print it again: ${appUrlCommand(host, actualPort, dataDir)}`);
 
     await new Promise<void>((done) => {
       let stopping = false;
@@ -100,3 +108,13 @@ export const serveCommand: Command = {
   },
 };
 
+/** The `skein app-url` command that prints this server's login address again. */
+function appUrlCommand(host: string, port: number, dataDir: string): string {
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+  return [
+    'skein app-url',
+    host === DEFAULT_HOST ? '' : ` --host ${host}`,
+    port === DEFAULT_PORT ? '' : ` --port ${port}`,
+    dataDir === defaultDataDir() ? '' : ` --data-dir ${quote(dataDir)}`,
+  ].join('');
+}

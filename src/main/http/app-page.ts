@@ -6,6 +6,8 @@ import { EventHub } from '../engine/handlers/event-hub';
 import type { UpstreamKeyStore } from '../engine/handlers/upstream';
 import { registerRenderer } from './plugins/renderer';
 import { registerAppRpc } from './routes/app-rpc';
+import { appSession } from './app-session';
+import { appLoginToken } from '../engine/store/app-login-token';
 
 /** The listener's own base URL (http://127.0.0.1:PORT) once it listens, else null. */
 export function listenerUrl(app: FastifyInstance): string | null {
@@ -16,15 +18,15 @@ export function listenerUrl(app: FastifyInstance): string | null {
 }
 
 /**
- * Headless mode: the app page and the contract over HTTP, sharing one per-session token (32 random
- * bytes, new at every start, so a token copied from an old page is worthless).
+ * Headless mode: the app page and the contract over HTTP, for a browser logged in with the data
+ * dir's login token (engine/store/app-login-token.ts, kept across starts; http/app-session.ts).
  */
 export async function registerAppPage(
   app: FastifyInstance, engine: Engine, rendererDir: string, keychain?: () => KeychainInfo, upstreamKeyStore: UpstreamKeyStore | null = null,
 ): Promise<void> {
-  const token = engine.ids.randomHex(32);
+  const session = appSession(appLoginToken(engine.dataDir, engine.ids));
   const appHandlers = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => listenerUrl(app), keychain, upstreamKeyStore });
   app.addHook('onClose', async () => appHandlers.close());
-  await registerAppRpc(app, engine, { token, app: appHandlers });
-  await registerRenderer(app, rendererDir, token);
+  await registerAppRpc(app, engine, { session, app: appHandlers });
+  await registerRenderer(app, rendererDir, session);
 }

@@ -1,6 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sessionCookie } from '../routes/app-rpc';
+import type { AppSession } from '../app-session';
+import { sendLoginPage } from '../login-page';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,22 +15,32 @@ export const CONTENT_SECURITY_POLICY =
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * Headless mode: the built renderer is served at / from the same port as the API. index.html gets
- * the per-session token of the app API (src/main/http/routes/app-rpc.ts) as a meta tag, so only a
- * page we served can call it.
+ * Headless mode: the built renderer is served at / from the same port as the API, only to a
+ * browser that is logged in (http/app-session.ts): `GET /?token=<login token>` sets the session
+ * cookie and sends the browser on to `/`, so the address bar no longer shows the token; `GET /`
+ * without the cookie shows how to get in (http/login-page.ts). The page itself holds no secret.
  */
-export async function registerRenderer(app: FastifyInstance, rendererDir: string, sessionToken?: string): Promise<void> {
+export async function registerRenderer(app: FastifyInstance, rendererDir: string, session: AppSession): Promise<void> {
   const indexFile = join(rendererDir, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(`The app page is not built (no ${indexFile}): run \`npm run build\`.`);
   }
-  const template = readFileSync(indexFile, 'utf8');
-  const page = sessionToken
-    ? template.replace('<head>', `<head>\n    <meta name="skein-token" content="${sessionToken.replace(/[^0-9a-f]/g, '')}" />`)
-    : template;
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
-    // The events stream's session cookie comes with the page (routes/app-rpc.ts).
-    if (sessionToken) void reply.header('set-cookie', sessionCookie(request, sessionToken));
+  const page = readFileSync(indexFile, 'utf8');
+  app.get('/', (request: FastifyRequest, reply: FastifyReply) => {
+    const { token } = request.query as { token?: unknown };
+    if (token !== undefined) {
+      if (typeof token !== 'string' || !session.isLoginToken(token)) return sendLoginPage(request, reply, 'wrong-token');
+      // 303: the browser GETs / next, and the address bar shows / (the token is in no later
+      // request, Referer or screenshot).
+      return reply
+        .code(303)
+        .header('set-cookie', session.cookie(request))
+        .header('location', '/')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .send();
+    }
+    if (!session.isLoggedIn(request)) return sendLoginPage(request, reply, 'not-logged-in');
     return reply
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('cache-control', 'no-store')
@@ -37,13 +48,13 @@ export async function registerRenderer(app: FastifyInstance, rendererDir: string
       .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(page);
-  };
-  app.get('/', sendPage);
+  });
   await app.register(fastifyStatic, {
     root: rendererDir,
     prefix: '/',
     index: false,
-    // The page is only ever served with its token, by the route above.
+    // The page is served only to a logged-in browser, by the route above (its scripts and styles
+    // hold nothing secret and are served to anyone, as the login page's icon is).
     allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders: (res) => res.setHeader('x-content-type-options', 'nosniff'),
   });

@@ -4,21 +4,25 @@ import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { timingSafeEqual } from 'node:crypto';
 import { eventNames, type AppError } from '../../../shared/contract';
 import type { Engine } from '../../engine/engine';
 import { dispatch } from '../../engine/handlers/dispatch';
 import type { AppHandlers } from '../../engine/handlers';
 import { statusOf } from '../../engine/errors';
+import type { AppSession } from '../app-session';
 
 // Headless transport of the contract: POST /app/rpc/<name> with JSON args, GET /app/events as
-// server-sent events, POST /app/upload for files dropped on the page. Only the page we served may
-// call it: it carries the per-session token we injected into index.html (a meta tag), and a
-// browser's cross-site request is refused by its Origin / Sec-Fetch-Site headers besides the
-// global Host check (DNS rebinding).
+// server-sent events, POST /app/upload for files dropped on the page, GET /app/session to ask
+// whether the server is back. Only a logged-in browser may call it (http/app-session.ts): every
+// route takes the session cookie and nothing else (no token in a header, a URL or the page). A
+// browser's cross-site request is refused by its Origin / Sec-Fetch-Site headers, besides the
+// global Host check (DNS rebinding) and the cookie's SameSite=Strict; every route but the event
+// stream (EventSource cannot set headers) also needs the header `x-skein-app: 1`, which another
+// site's page could send only after a CORS preflight Skein never allows.
 
-export const TOKEN_HEADER = 'x-skein-token';
-export const SESSION_HEADER = 'x-skein-session';
+export const APP_HEADER = 'x-skein-app';
+/** The start of the refusal for a browser without the session; the page then shows how to log in. */
+export const NOT_LOGGED_IN = 'Forbidden: this browser is not logged in to Skein';
 const RPC_BODY_LIMIT_BYTES = 256 * 1024;
 // Imports can be multi-gigabyte archives; past this a file should be imported with `skein import`.
 const UPLOAD_LIMIT_BYTES = 8 * 1024 ** 3;
@@ -26,7 +30,7 @@ const UPLOAD_LIMIT_BYTES = 8 * 1024 ** 3;
 const HEARTBEAT_MS = 15_000;
 
 export interface AppRpcOptions {
-  token: string;
+  session: AppSession;
   app: AppHandlers;
 }
 
@@ -38,25 +42,18 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
     for (const res of streams) res.end();
     streams.clear();
   });
-  // A tab open across a restart of the server (same data dir, same port) holds the old session's
-  // token: it asks here for the current one, as reloading the page would, and goes on. Same
-  // protection as the page itself: the Host check (DNS rebinding), no cross-site browser request,
-  // and a custom header, which a foreign page could only send after a CORS preflight we never allow.
-  app.get('/app/session', (request, reply) => {
-    const refusal = crossSite(request) ?? (request.headers[SESSION_HEADER] === '1' ? null : `Forbidden: send the header ${SESSION_HEADER}: 1.`);
-    if (refusal) return sendError(reply, 403, { code: 'forbidden', message: refusal });
-    return reply
-      .header('set-cookie', sessionCookie(request, options.token))
-      .header('cache-control', 'no-store')
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify({ value: { token: options.token } }));
-  });
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
     scope.addHook('onRequest', async (request, reply) => {
-      const refusal = refuse(request, options.token);
+      const refusal = refuse(request, options.session);
       if (refusal) return sendError(reply, 403, { code: 'forbidden', message: refusal });
     });
+
+    // A tab open while its server restarts asks here until the server answers again. The session
+    // cookie survives a restart on the same data dir, so nothing needs renewing: a 200 says "back,
+    // and still logged in", a refusal says the login token changed (the page then shows how to log in).
+    scope.get('/app/session', (_request, reply) =>
+      reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify({ value: { logged_in: true } })));
 
     scope.post('/app/rpc/:name', { bodyLimit: RPC_BODY_LIMIT_BYTES }, async (request, reply) => {
       const { name } = request.params as { name: string };
@@ -130,37 +127,14 @@ function crossSite(request: FastifyRequest): string | null {
   return null;
 }
 
-function refuse(request: FastifyRequest, token: string): string | null {
+function refuse(request: FastifyRequest, session: AppSession): string | null {
   const crossed = crossSite(request);
   if (crossed) return crossed;
-  // EventSource cannot set headers: the events stream takes the token from the session cookie
-  // (never from the URL, where it would land in histories and logs).
-  const given = String(request.headers[TOKEN_HEADER] ?? cookieOf(request, cookieName(request)) ?? '');
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) return 'Forbidden: missing or wrong session token (reload the page).';
+  if (!session.isLoggedIn(request)) return `${NOT_LOGGED_IN}: open the address \`skein serve\` printed (it ends in ?token=...).`;
+  // EventSource cannot set headers; the event stream's GET changes nothing and another site cannot read it.
+  const isEventStream = request.method === 'GET' && request.routeOptions.url === '/app/events';
+  if (!isEventStream && request.headers[APP_HEADER] !== '1') return `Forbidden: send the header ${APP_HEADER}: 1.`;
   return null;
-}
-
-/**
- * The session cookie, for the events stream only (Path=/app/events). Cookies are kept per host, not
- * per port, so the name carries the port: two Skeins on one machine keep their own.
- */
-export function sessionCookie(request: FastifyRequest, token: string): string {
-  return `${cookieName(request)}=${token}; Path=/app/events; HttpOnly; SameSite=Strict`;
-}
-
-function cookieName(request: FastifyRequest): string {
-  const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80';
-  return `skein-session-${port}`;
-}
-
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 function sendError(reply: FastifyReply, status: number, error: AppError) {

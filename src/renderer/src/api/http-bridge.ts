@@ -4,39 +4,46 @@ import { EngineError } from './errors';
 
 /** Between two attempts to reach a server that went away (a restart takes a second or two). */
 const RECONNECT_MS = 1_000;
-const SESSION_REFUSED = 'Forbidden: missing or wrong session token';
+/** The server's refusal of a browser without the session (src/main/http/routes/app-rpc.ts). */
+const NOT_LOGGED_IN = 'Forbidden: this browser is not logged in to Skein';
+/** Sent on every call: another site's page could send it only after a CORS preflight Skein refuses. */
+const APP_HEADERS = { 'x-skein-app': '1' };
 
 /**
  * The contract over HTTP for headless mode: calls are POST /app/rpc/<name>, events arrive on one
- * shared EventSource. The session token comes from the meta tag the server put into index.html;
- * the event stream is authorised by the session cookie the page came with (never a token in a URL).
- * A tab outlives a restart of its server: a refused session is renewed from GET /app/session (the
- * same page-only protection as the page itself), and a server that went away is polled until it is
- * back, then the event stream is opened again and the views refresh (api/connection.ts).
+ * shared EventSource. Both are authorised by the session cookie (HttpOnly, SameSite=Strict) the
+ * browser got when it opened the login address `skein serve` printed; the page holds no secret.
+ * A tab outlives a restart of its server: the cookie stays valid on the same data dir, so a server
+ * that went away is polled (GET /app/session) until it is back, then the event stream is opened
+ * again and the views refresh (api/connection.ts). A refused session (the login token changed)
+ * reloads the page, which then says how to log in.
  */
 export function createHttpBridge(): SkeinBridge {
-  let token = document.querySelector<HTMLMetaElement>('meta[name="skein-token"]')?.content ?? '';
   let source: EventSource | null = null;
   const listeners = new Map<string, Set<EventListener>>();
-  let renewing: Promise<boolean> | null = null;
+  let probing: Promise<boolean> | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
 
-  /** Asks the server for its current session (and cookie); false when it does not answer. */
-  function renew(): Promise<boolean> {
-    renewing ??= (async () => {
+  /** The session ended (the data dir's login token changed): the page at / says how to log in again. */
+  function loggedOut(): void {
+    window.location.assign('/');
+  }
+
+  /** Whether the server answers and still knows this browser; false when it does not answer. */
+  function probe(): Promise<boolean> {
+    probing ??= (async () => {
       try {
-        const res = await fetch('/app/session', { headers: { 'x-skein-session': '1' }, cache: 'no-store' });
-        const body = (await res.json()) as { value?: { token?: string } };
-        if (!res.ok || !body.value?.token) return false;
-        token = body.value.token;
-        return true;
+        const res = await fetch('/app/session', { headers: APP_HEADERS, cache: 'no-store' });
+        const body = (await res.json()) as { value?: unknown; message?: string };
+        if (res.status === 403 && body.message?.startsWith(NOT_LOGGED_IN)) loggedOut();
+        return res.ok;
       } catch {
         return false;
       } finally {
-        renewing = null;
+        probing = null;
       }
     })();
-    return renewing;
+    return probing;
   }
 
   /** The server went away: say so once, and try again until it is back with a session. */
@@ -45,7 +52,7 @@ export function createHttpBridge(): SkeinBridge {
     if (retry) return;
     const attempt = async () => {
       retry = null;
-      if (await renew()) {
+      if (await probe()) {
         reopenEvents();
         markUp();
       } else retry = setTimeout(() => void attempt(), RECONNECT_MS);
@@ -58,7 +65,7 @@ export function createHttpBridge(): SkeinBridge {
     source = opened;
     for (const [event, set] of listeners) for (const listener of set) opened.addEventListener(event, listener);
     // CONNECTING after an error: the server is gone and the browser retries by itself; CLOSED: it
-    // answered but refused (a restarted server with another session). Either way, reconnect here.
+    // answered but refused (the session ended). Either way the probe decides, from here.
     opened.onerror = () => {
       if (source === opened) lost();
     };
@@ -70,10 +77,10 @@ export function createHttpBridge(): SkeinBridge {
     if (listeners.size > 0) openEvents();
   }
 
-  async function request(path: string, init: RequestInit, renewed = false): Promise<unknown> {
+  async function request(path: string, init: RequestInit): Promise<unknown> {
     let res: Response;
     try {
-      res = await fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-skein-token': token } });
+      res = await fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), ...APP_HEADERS } });
     } catch {
       lost();
       throw new EngineError({ code: 'internal', message: 'Skein is not reachable: is `skein serve` still running? This page reconnects by itself.' });
@@ -85,12 +92,7 @@ export function createHttpBridge(): SkeinBridge {
     } catch {
       throw new EngineError({ code: 'internal', message: `Unexpected answer from Skein (HTTP ${res.status}).` });
     }
-    // The server restarted under this page: take its new session and send the call again, once.
-    if (res.status === 403 && !renewed && body.error?.message?.startsWith(SESSION_REFUSED) && (await renew())) {
-      reopenEvents();
-      markUp();
-      return request(path, init, true);
-    }
+    if (res.status === 403 && body.error?.message?.startsWith(NOT_LOGGED_IN)) loggedOut();
     if (!res.ok || body.error) throw new EngineError((body.error ?? { code: 'internal', message: `HTTP ${res.status}` }) as never);
     return body.value;
   }
