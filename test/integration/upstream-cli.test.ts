@@ -283,7 +283,7 @@ describe('skein upstream', () => {
     expect(book.available).toBe(100_000);
     const ledgerText = await run('credits', 'ledger', '--user', 'analyst', '--data-dir', b.dataDir);
     expect(ledgerText.out).toContain("The upstream billed 71 items for this user's requests");
-    expect(ledgerText.out).toContain('20 items billed upstream: api /social/tweets/1');
+    expect(ledgerText.out).toContain('the upstream billed 20 items (api: /social/tweets/1)');
   });
 
   it('show --balance prints the upstream\'s own balance beside ours, and one line of why when it cannot', async () => {

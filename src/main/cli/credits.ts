@@ -101,7 +101,7 @@ function ledgerCmd(argv: string[]): number {
       `${user.name}: ${b.available} credits available, ${b.pending} held for running jobs. ${total} transfers${total > last.length ? `, the last ${last.length} shown (--limit N)` : ''}.` +
         (upstreamItems > 0 ? ` The upstream billed ${upstreamItems} items for this user's requests (kind 'upstream' below; they do not change the balance).` : ''),
     );
-    const rows = [['TIME (UTC)', 'KIND', 'CHANGE', 'AVAILABLE', 'ID', 'MEMO'], ...last.map((l) => [l.created_at.replace('T', ' ').slice(0, 19), l.kind, (l.available_change > 0 ? '+' : '') + l.available_change, String(l.available_after), l.id, l.kind === 'upstream' ? `${l.upstream_items} items billed upstream: ${l.memo ?? ''}` : (l.memo ?? '')])];
+    const rows = [['TIME (UTC)', 'KIND', 'CHANGE', 'AVAILABLE', 'ID', 'MEMO'], ...last.map((l) => [l.created_at.replace('T', ' ').slice(0, 19), l.kind, (l.available_change > 0 ? '+' : '') + l.available_change, String(l.available_after), l.id, l.kind === 'upstream' ? `the upstream billed ${l.upstream_items} items (${l.memo ?? ''})` : (l.memo ?? '')])];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const r of rows) console.log(r.map((cell, c) => (c === 2 || c === 3 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
     return 0;

@@ -52,7 +52,7 @@ export function bookSpend(db: Db, line: SpendLine): boolean {
         items: line.items,
         causeUserId: line.who.apiUserId ?? null,
         jobId: line.who.jobId ?? null,
-        memo: `${line.who.via} ${line.request}`,
+        memo: `${line.who.via}: ${line.request}`,
         nowMs: line.atMs,
       });
     }

@@ -58,8 +58,8 @@ function UserDetail({ user }: { user: ApiUserRow }) {
         ledgerCol.accessor('held', { header: 'Held', size: 90, meta: { numeric: true }, cell: (c) => <Signed n={c.getValue()} muted /> }),
         ledgerCol.accessor('available_after', { header: 'Available', size: 110, meta: { numeric: true }, cell: (c) => fmtInt(c.getValue()) }),
         ledgerCol.accessor('upstream_items', {
-          header: 'Upstream items',
-          size: 130,
+          header: 'Upstream',
+          size: 100,
           meta: { numeric: true },
           cell: (c) => (c.getValue() ? fmtInt(c.getValue()) : ''),
         }),
