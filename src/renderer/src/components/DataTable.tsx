@@ -1,14 +1,22 @@
 import {
   type ColumnDef,
+  type ColumnSizingState,
   flexRender,
   getCoreRowModel,
   getSortedRowModel,
   type Row,
   type SortingState,
   useReactTable,
+  type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { loadTableLayout, MAX_COLUMN_PX, MIN_COLUMN_PX, saveTableLayout } from '../stores/table-layout';
+import { useUi } from '../stores/ui';
+import { ColumnChooser } from './table/ColumnChooser';
+import { columnName } from './table/column-name';
+import { copyText, rowJson } from './table/copy';
+import { RowMenu, type RowMenuItem } from './table/RowMenu';
 
 export interface DataTableProps<T> {
   data: T[];
@@ -25,6 +33,10 @@ export interface DataTableProps<T> {
   empty?: ReactNode;
   footer?: ReactNode;
   initialSorting?: SortingState;
+  /** Where this table's widths and hidden columns are remembered (default: its label). */
+  tableKey?: string;
+  /** What "Copy id" copies, named in its menu item (default: the row id, "Copy id"). */
+  copyId?: { label: string; value: (row: T) => string };
 }
 
 // Rows rendered beyond the visible ones, so a fast scroll shows no blank band.
@@ -34,6 +46,8 @@ const OVERSCAN_ROWS = 8;
 const HEADER_PX = 37;
 // "Near the end": this many rows before the last one.
 const END_MARGIN_ROWS = 2;
+// Tables with fewer columns than this have no column chooser: there is nothing worth hiding.
+const CHOOSER_MIN_COLUMNS = 4;
 
 /**
  * Every list of the app: TanStack Table for columns and sorting, TanStack Virtual so only the
@@ -42,13 +56,30 @@ const END_MARGIN_ROWS = 2;
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { data, columns, getRowId, onOpen, onEndReached, height: maxHeight = 480, rowHeight = 44 } = props;
+  const layoutKey = props.tableKey ?? props.label;
   const [sorting, setSorting] = useState<SortingState>(props.initialSorting ?? []);
   const [active, setActive] = useState(0);
+  const [sizing, setSizing] = useState<ColumnSizingState>(() => loadTableLayout(layoutKey).sizing);
+  const [hidden, setHidden] = useState<VisibilityState>(() => loadTableLayout(layoutKey).hidden);
+  // Columns marked `hidden` in their meta start hidden (the chooser shows them); the analyst's choice wins.
+  const visibility = { ...hiddenByDefault(columns), ...hidden };
+  const [menu, setMenu] = useState<{ x: number; y: number; row: T } | null>(null);
+  const toast = useUi((s) => s.toast);
+  useEffect(() => saveTableLayout(layoutKey, { sizing, hidden }), [layoutKey, sizing, hidden]);
   const table = useReactTable({
     data,
     columns,
-    state: { sorting },
+    state: { sorting, columnSizing: sizing, columnVisibility: visibility },
     onSortingChange: setSorting,
+    onColumnSizingChange: setSizing,
+    // Only what differs from the defaults is kept, so a default can change in a later version.
+    onColumnVisibilityChange: (change) => {
+      const next = typeof change === 'function' ? change(visibility) : change;
+      const defaults = hiddenByDefault(columns);
+      setHidden(Object.fromEntries(Object.entries(next).filter(([id, shown]) => shown !== (defaults[id] ?? true))));
+    },
+    columnResizeMode: 'onChange',
+    defaultColumn: { minSize: MIN_COLUMN_PX, maxSize: MAX_COLUMN_PX },
     getRowId: (row) => getRowId(row),
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
@@ -76,8 +107,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [lastVisible, rows.length, onEndReached]);
 
   const visibleColumns = table.getVisibleLeafColumns();
+  // A growing column takes the room left over, unless the analyst gave it a width by hand.
   const template = visibleColumns
-    .map((c) => (c.columnDef.meta as { grow?: boolean } | undefined)?.grow ? `minmax(${c.getSize()}px, 1fr)` : `${c.getSize()}px`)
+    .map((c) => ((c.columnDef.meta as { grow?: boolean } | undefined)?.grow && sizing[c.id] === undefined ? `minmax(${c.getSize()}px, 1fr)` : `${c.getSize()}px`))
     .join(' ');
   // Rows are at least as wide as their columns: scrolled sideways, a row's background and border
   // run to its last column instead of ending at the box's edge.
@@ -91,6 +123,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
     setActive(index);
     openRef.current?.(row.original);
   }, []);
+  const showMenu = useCallback((index: number, row: Row<T>, x: number, y: number) => {
+    setActive(index);
+    setMenu({ x, y, row: row.original });
+  }, []);
+
+  const idOf = props.copyId?.value ?? getRowId;
+  const copy = (what: string, text: string) =>
+    void copyText(text).then((ok) => toast(ok ? `Copied ${what}.` : `Could not copy ${what}: the browser refused the clipboard.`, ok ? 'info' : 'error'));
+  const menuItems = (row: T): RowMenuItem[] => [
+    { label: props.copyId?.label ?? 'Copy id', run: () => copy(`id ${idOf(row)}`, idOf(row)) },
+    { label: 'Copy row as JSON', run: () => copy('the row as JSON', rowJson(row)) },
+    ...(onOpen ? [{ label: 'Open', run: () => onOpen(row) }] : []),
+  ];
+  const closeMenu = useCallback(() => setMenu(null), []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (rows.length === 0) return;
@@ -105,14 +151,50 @@ export function DataTable<T>(props: DataTableProps<T>) {
       onOpen(rows[active]!.original);
       e.preventDefault();
       return;
+    } else if ((e.key === 'c' || e.key === 'C') && (e.ctrlKey || e.metaKey) && rows[active] && !window.getSelection()?.toString()) {
+      // Ctrl/Cmd+C on a table with no text selected copies the active row's id.
+      copy(`id ${idOf(rows[active]!.original)}`, idOf(rows[active]!.original));
+      e.preventDefault();
+      return;
+    } else if ((e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) && rows[active]) {
+      const box = scrollRef.current?.getBoundingClientRect();
+      setMenu({ x: (box?.left ?? 0) + 24, y: (box?.top ?? 0) + HEADER_PX + (active + 1) * rowHeight - (virtualizer.scrollOffset ?? 0), row: rows[active]!.original });
+      e.preventDefault();
+      return;
     } else return;
     e.preventDefault();
     setActive(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
 
+  const allColumns = table.getAllLeafColumns();
+  const sortedLoadedOnly = Boolean(onEndReached) && sorting.length > 0;
+  const tools = allColumns.length >= CHOOSER_MIN_COLUMNS || sortedLoadedOnly;
   return (
     <div className="table" role="table" aria-label={props.label} aria-rowcount={rows.length}>
+      {tools ? (
+        <div className="table-tools">
+          {sortedLoadedOnly ? (
+            <span className="sort-note" role="note">
+              Sorted among the {rows.length.toLocaleString()} rows loaded so far, not the whole result: the list keeps loading in the server's order as you scroll.{' '}
+              <button type="button" className="link" onClick={() => setSorting([])}>
+                Clear sort
+              </button>
+            </span>
+          ) : (
+            <span className="muted tools-hint">Right-click a row to copy its id or the row as JSON. Drag a column's edge to resize it.</span>
+          )}
+          {allColumns.length >= CHOOSER_MIN_COLUMNS ? (
+            <ColumnChooser
+              columns={allColumns}
+              onReset={() => {
+                setSizing({});
+                setHidden({});
+              }}
+            />
+          ) : null}
+        </div>
+      ) : null}
       <div
         ref={scrollRef}
         className="table-body"
@@ -142,6 +224,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     ) : (
                       flexRender(header.column.columnDef.header, header.getContext())
                     )}
+                    {header.column.getCanResize() && !(header.column.columnDef.meta as { sticky?: boolean } | undefined)?.sticky ? (
+                      <div
+                        // A mouse and touch handle: left out of the accessible tree, where it would be read as
+                        // part of the column's name; the widths are only looks (the chooser and keys do the rest).
+                        aria-hidden="true"
+                        title={`Drag to resize ${columnName(header.column)}; double-click for its default width`}
+                        className={`col-resizer ${header.column.getIsResizing() ? 'resizing' : ''}`}
+                        onMouseDown={header.getResizeHandler()}
+                        onTouchStart={header.getResizeHandler()}
+                        onDoubleClick={() => header.column.resetSize()}
+                        onClick={(e) => e.stopPropagation()}
+                      />
+                    ) : null}
                   </div>
                 );
               })}
@@ -163,12 +258,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 active={item.index === active}
                 clickable={Boolean(onOpen)}
                 onPick={pick}
+                onMenu={showMenu}
               />
             ))}
           </div>
         )}
       </div>
       {props.footer ? <div className="table-foot">{props.footer}</div> : null}
+      {menu ? <RowMenu x={menu.x} y={menu.y} items={menuItems(menu.row)} onClose={closeMenu} /> : null}
     </div>
   );
 }
@@ -182,9 +279,10 @@ interface BodyRowProps<T> {
   active: boolean;
   clickable: boolean;
   onPick: (index: number, row: Row<T>) => void;
+  onMenu: (index: number, row: Row<T>, x: number, y: number) => void;
 }
 
-function BodyRowImpl<T>({ row, index, start, height, template, active, clickable, onPick }: BodyRowProps<T>) {
+function BodyRowImpl<T>({ row, index, start, height, template, active, clickable, onPick, onMenu }: BodyRowProps<T>) {
   return (
     <div
       role="row"
@@ -193,17 +291,36 @@ function BodyRowImpl<T>({ row, index, start, height, template, active, clickable
       className={`table-row body-row ${active ? 'active' : ''} ${clickable ? 'clickable' : ''}`}
       style={{ gridTemplateColumns: template, height, transform: `translateY(${start}px)` }}
       onClick={() => onPick(index, row)}
+      onContextMenu={(e: MouseEvent) => {
+        e.preventDefault();
+        onMenu(index, row, e.clientX, e.clientY);
+      }}
     >
-      {row.getVisibleCells().map((cell) => (
-        <div key={cell.id} role="cell" className={`cell ${cellClass(cell.column.columnDef.meta)}`}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
-        </div>
-      ))}
+      {row.getVisibleCells().map((cell) => {
+        // A cut-off value can still be read whole: its text is the cell's tooltip.
+        const value = cell.getValue();
+        return (
+          <div
+            key={cell.id}
+            role="cell"
+            className={`cell ${cellClass(cell.column.columnDef.meta)}`}
+            title={typeof value === 'string' && value.length > 12 ? value : undefined}
+          >
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </div>
+        );
+      })}
     </div>
   );
 }
 
 const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;
+
+function hiddenByDefault<T>(columns: ColumnDef<T, unknown>[]): VisibilityState {
+  const out: VisibilityState = {};
+  for (const c of columns) if ((c.meta as { hidden?: boolean } | undefined)?.hidden && c.id) out[c.id] = false;
+  return out;
+}
 
 /** A column's meta: `numeric` right-aligns it; `sticky` keeps it at the right edge (row actions). */
 function cellClass(meta: unknown): string {

@@ -33,5 +33,8 @@ export function tweetColumns({ withAuthor }: { withAuthor: boolean }) {
     col.accessor('retweet_count', { header: 'Reposts', size: 84, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
     col.accessor('favorite_count', { header: 'Likes', size: 76, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
     col.accessor('views_count', { header: 'Views', size: 80, meta: { numeric: true }, cell: (c) => fmtCompact(c.getValue()) }),
+    // The exact 19-digit id, for pasting into a query or a script: hidden until shown in Columns
+    // (every row's menu copies it too).
+    col.accessor('id_str', { id: 'id', header: 'Id', size: 190, meta: { hidden: true }, cell: (c) => <span className="mono">{c.getValue()}</span> }),
   ];
 }

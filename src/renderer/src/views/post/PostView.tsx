@@ -88,6 +88,7 @@ function ReplyLevels({ tree }: { tree: ReplyTree }) {
       </div>
       <DataTable
         label={`Replies at level ${level.depth}`}
+        tableKey="replies"
         data={level.tweets}
         columns={columns}
         getRowId={(t) => t.id_str}

@@ -105,6 +105,7 @@ function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
     <>
       <DataTable
         label="Search results"
+        tableKey="search results"
         data={rows}
         columns={columns}
         getRowId={(t) => t.id_str}

@@ -78,6 +78,7 @@ function TimelineTable({ userId, author, kind }: { userId: string; author: strin
   return (
     <DataTable
       label={`Posts of ${author}`}
+      tableKey="posts"
       data={rows}
       columns={columns}
       getRowId={(t) => t.id_str}
