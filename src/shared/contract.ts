@@ -159,6 +159,22 @@ export interface TimelinePage {
   tweets: Tweet[];
 }
 
+/** A post's place in its conversation (the post page's context; local corpus only). */
+export interface PostContext {
+  /** The replies above the post, the root first (at most 200, the nearest). */
+  ancestors: Tweet[];
+  /** More posts above the first ancestor than were walked (open the first one to go on). */
+  ancestors_truncated: boolean;
+  /** The parent the corpus does not hold (or holds from a protected account): open it to fetch it. */
+  missing_parent_id: string | null;
+  /** The author's self-thread holding the post, first to last (at most 200); empty when not in one. */
+  thread: Tweet[];
+  quoted: Tweet | null;
+  quoted_missing_id: string | null;
+  /** Stored posts that quote this one: the search quoted_tweet_id:<id> lists them. */
+  quotes_in_corpus: number;
+}
+
 export interface PostDetail {
   tweet: Tweet;
   /** The exact JSON of the spec's post details response (exact integers above 2^53 included). */
@@ -596,6 +612,8 @@ export interface Handlers {
 
   'post.get': (args: { id: string }) => Promise<PostDetail>;
   'post.replies': (args: { id: string }) => Promise<ReplyTree>;
+  /** Ancestors up to the root, the self-thread, the quoted post and the count of quotes, from the corpus. */
+  'post.context': (args: { id: string }) => Promise<PostContext>;
   'article.get': (args: { id: string }) => Promise<ArticleDetail>;
   'space.get': (args: { id: string }) => Promise<SpaceDetail>;
 
@@ -660,7 +678,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 
 /** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
 export const handlerNames = [
-  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'article.get',
+  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'post.context', 'article.get',
   'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',

@@ -82,7 +82,7 @@ describe('table tools (headless mode, demo corpus)', () => {
     const page = await searchPage(1024, 700, 'dark');
     const table = page.getByRole('table', { name: 'Search results' });
     const rows = table.locator('.body-row');
-    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    const clipboard = () => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
     await rows.nth(1).click({ button: 'right' });
     const menu = page.getByRole('menu');
     await menu.waitFor();

@@ -5,6 +5,7 @@ import type { EventHub } from './event-hub';
 import { StoreWatcher } from './watch';
 import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
+import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
 import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
@@ -65,6 +66,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'timeline.page': async (args) => timelinePage(engine, args),
     'post.get': async (args) => postDetail(engine, args),
     'post.replies': async (args) => replyTree(engine, args),
+    'post.context': async (args) => postContext(engine, args),
     'article.get': async (args) => articleDetail(engine, args),
     'space.get': async (args) => spaceDetail(engine, args),
     'search.page': async (args) => searchResults(engine, args),

@@ -37,7 +37,8 @@ export function readTweetJson(engine: ReadEngine, idRaw: unknown): JsonReadResul
   return { json, items: 1 };
 }
 
-function postOf(engine: ReadEngine, idRaw: unknown, parameter = 'id'): PostRow {
+/** The stored post of a read, or the read's 404 (not held, or a protected author's). */
+export function postOf(engine: ReadEngine, idRaw: unknown, parameter = 'id'): PostRow {
   const id = parseNumericId(parameter, idRaw);
   const row = findPost(engine, id);
   if (!row) throw notFound(id);

@@ -10,13 +10,14 @@ const COUNTERS: [keyof Tweet, string][] = [
   ['views_count', 'Views'],
 ];
 
-export function Counters({ tweet }: { tweet: Tweet }) {
+/** The post's counters as the platform reported them; `links` makes some of them links (Quotes: the stored quotes). */
+export function Counters({ tweet, links }: { tweet: Tweet; links?: Partial<Record<keyof Tweet, string>> }) {
   return (
     <dl className="figures inline counters">
       {COUNTERS.map(([field, label]) => (
         <div key={field}>
           <dt>{label}</dt>
-          <dd>{fmtInt(tweet[field] as number)}</dd>
+          <dd>{links?.[field] ? <a href={links[field]}>{fmtInt(tweet[field] as number)}</a> : fmtInt(tweet[field] as number)}</dd>
         </div>
       ))}
     </dl>

@@ -1,12 +1,14 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { navigate, useRoute } from '../router';
 import { useUi } from '../stores/ui';
 import { isDesktop } from '../api/transport';
 import { useConnection } from '../api/connection';
 import { Icon } from './Icon';
 
+const DETAIL_PAGES = new Set(['post', 'article', 'space']);
+
 export const NAV = [
-  { path: '/', label: 'Home', icon: 'home', match: ['', 'post', 'article', 'space'] },
+  { path: '/', label: 'Home', icon: 'home', match: [''] },
   { path: '/timeline', label: 'Timeline', icon: 'timeline', match: ['timeline'] },
   { path: '/search', label: 'Search', icon: 'search', match: ['search'] },
   { path: '/jobs', label: 'Jobs', icon: 'jobs', match: ['jobs'] },
@@ -20,7 +22,12 @@ export const NAV = [
  */
 export function Layout({ children }: { children: ReactNode }) {
   const route = useRoute();
-  const section = route.parts[0] ?? '';
+  const here = route.parts[0] ?? '';
+  // A post, article or space page belongs to the list it was opened from (a search result stays
+  // under Search, a timeline's post under Timeline); opened directly, to Home.
+  const lastList = useRef('');
+  if (!DETAIL_PAGES.has(here)) lastList.current = here;
+  const section = DETAIL_PAGES.has(here) ? lastList.current : here;
   const toasts = useUi((s) => s.toasts);
   const dismiss = useUi((s) => s.dismiss);
   const down = useConnection((s) => s.down);

@@ -14,10 +14,13 @@ import { useDocumentTitle } from '../../document-title';
 import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
 import { TweetCard } from './TweetCard';
+import { Ancestors, QuotedPost, quotesHref, SelfThread } from './PostContextSections';
 
 /** Post: the post, its author, the reply tree level by level, the raw JSON; collect or search from here. */
 export function PostView({ id }: { id: string }) {
   const post = useSkein('post.get', { id }, { enabled: id !== '', staleTime: Infinity });
+  // After the post: through an upstream, post.get is what stores the post the context starts from.
+  const context = useSkein('post.context', { id }, { enabled: post.isSuccess, staleTime: Infinity });
   const showRaw = useUi((s) => s.showRawJson);
   const setShowRaw = useUi((s) => s.setShowRawJson);
   useDocumentTitle(post.data ? `Post by ${authorLabel(post.data.tweet.user)}` : 'Post');
@@ -43,7 +46,26 @@ export function PostView({ id }: { id: string }) {
       />
       <div className="two-columns">
         <div className="main-column">
-          <TweetCard tweet={tweet} />
+          {context.data ? <Ancestors context={context.data} /> : null}
+          <TweetCard
+            tweet={tweet}
+            quoted={context.data ? <QuotedPost context={context.data} /> : undefined}
+            counterLinks={context.data && context.data.quotes_in_corpus > 0 ? { quote_count: quotesHref(tweet.id_str) } : undefined}
+            footer={
+              context.data ? (
+                <p className="muted small">
+                  {context.data.quotes_in_corpus > 0 ? (
+                    <a href={quotesHref(tweet.id_str)}>
+                      {fmtInt(context.data.quotes_in_corpus)} {context.data.quotes_in_corpus === 1 ? 'post' : 'posts'} in the corpus quote this one
+                    </a>
+                  ) : (
+                    'No post in the corpus quotes this one.'
+                  )}
+                </p>
+              ) : null
+            }
+          />
+          {context.data ? <SelfThread context={context.data} id={tweet.id_str} /> : null}
           {showRaw ? <RawJson json={post.data.raw_json} /> : null}
           <Replies id={tweet.id_str} />
         </div>

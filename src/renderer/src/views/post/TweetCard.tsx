@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Tweet } from '../../../../shared/contract';
 import { Avatar } from '../../components/Avatar';
 import { Counters } from '../../components/Counters';
@@ -6,8 +7,11 @@ import { UserName } from '../../components/UserCard';
 import { fmtDateTime } from '../../format';
 import { href } from '../../router';
 
-/** One post as a reader sees it: author, text with entities, context links, counters. */
-export function TweetCard({ tweet }: { tweet: Tweet }) {
+/**
+ * One post as a reader sees it: author, text with entities, context links, counters. `quoted`
+ * replaces the "Quotes post N" link with the quoted post itself; `counterLinks` makes counters links.
+ */
+export function TweetCard({ tweet, quoted, counterLinks, footer }: { tweet: Tweet; quoted?: ReactNode; counterLinks?: Partial<Record<keyof Tweet, string>>; footer?: ReactNode }) {
   const source = /<a[^>]*>([^<]*)<\/a>/.exec(tweet.source)?.[1] ?? tweet.source;
   return (
     <article className="card tweet-card" aria-label="Post">
@@ -27,13 +31,14 @@ export function TweetCard({ tweet }: { tweet: Tweet }) {
         </p>
       ) : null}
       <TweetText text={tweet.full_text} entities={tweet.entities} />
-      {tweet.quoted_status_id_str ? (
+      {quoted ?? (tweet.quoted_status_id_str ? (
         <p className="context small">
           Quotes <a href={href(`/post/${tweet.quoted_status_id_str}`)}>post {tweet.quoted_status_id_str}</a>
         </p>
-      ) : null}
+      ) : null)}
       {tweet.wallet_address ? <p className="small">Wallet-like string: <code>{tweet.wallet_address}</code></p> : null}
-      <Counters tweet={tweet} />
+      <Counters tweet={tweet} links={counterLinks} />
+      {footer}
     </article>
   );
 }
