@@ -12,6 +12,8 @@ import { clip, useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 import { OPERATORS } from './operators';
 import { localZoneName, useTimeZone } from '../../stores/time-zone';
+import { useQueryHistory } from '../../stores/query-history';
+import { QueryShelf, SaveQuery } from './QueryShelf';
 
 /** Search: the platform's operators over the corpus; syntax errors are underlined where they are. */
 export function SearchView() {
@@ -21,6 +23,11 @@ export function SearchView() {
   useDocumentTitle(q ? `Search: ${clip(q)}` : 'Search');
   const [draft, setDraft] = useState(q);
   const [help, setHelp] = useState(false);
+  const [shelf, setShelf] = useState(false);
+  const record = useQueryHistory((s) => s.record);
+  useEffect(() => {
+    if (q) record(q, type, Date.now());
+  }, [q, type, record]);
   const zone = useTimeZone((s) => s.zone);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => setDraft(q), [q]);
@@ -36,7 +43,12 @@ export function SearchView() {
       <PageHeader
         title="Search"
         subtitle="The platform's search operators over the corpus on this machine."
-        actions={<button type="button" className="subtle" aria-expanded={help} onClick={() => setHelp(!help)}>Operators</button>}
+        actions={
+          <>
+            <button type="button" className="subtle" aria-expanded={shelf} onClick={() => setShelf(!shelf)}>Saved and recent</button>
+            <button type="button" className="subtle" aria-expanded={help} onClick={() => setHelp(!help)}>Operators</button>
+          </>
+        }
       />
       <form className="card search-form" onSubmit={submit} role="search">
         <div className="row-form">
@@ -62,9 +74,13 @@ export function SearchView() {
           </fieldset>
           <button type="submit">Search</button>
         </div>
-        <p className="muted small zone-note">
-          <code>since:</code> and <code>until:</code> take UTC days; the dates below are shown in {zone === 'utc' ? 'UTC' : localZoneName()} (Settings &gt; Dates and times).
-        </p>
+        <div className="search-foot">
+          <p className="muted small zone-note">
+            <code>since:</code> and <code>until:</code> take UTC days; the dates below are shown in {zone === 'utc' ? 'UTC' : localZoneName()} (Settings &gt; Dates and times).
+          </p>
+          {q ? <SaveQuery key={`${type}:${q}`} query={q} type={type} /> : null}
+        </div>
+        {shelf ? <QueryShelf /> : null}
         {help ? (
           <ul className="operator-help" aria-label="Search operators">
             {OPERATORS.map((o) => (

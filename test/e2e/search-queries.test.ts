@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
+import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+
+// Search's recent and saved queries (issue 15 "Search to file"), in Chromium against headless
+// mode: every search lands in the recent list, a query saved under a name survives a reload, a
+// click runs either again, and a saved query can be deleted.
+
+describe('saved and recent queries (headless mode, demo corpus)', () => {
+  let skein: SkeinProcess;
+  let browser: Browser;
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-queries-'));
+
+  beforeAll(async () => {
+    skein = await startSkein(dataDir);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await skein?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps every search in the recent list, saves one under a name across a reload, and runs either again', async () => {
+    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    const search = async (query: string) => {
+      await page.getByLabel('Query', { exact: true }).fill(query);
+      await page.getByLabel('Query', { exact: true }).press('Enter');
+      await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
+    };
+    await page.goto(`${skein.url}/#/search`);
+    await search('lang:en');
+    await search('#opendata');
+    await search('lang:en'); // again: moves to the top, not listed twice
+
+    await page.getByRole('button', { name: 'Save query' }).click();
+    const name = page.getByLabel('Name of the saved query');
+    await name.fill('   ');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Give the query a name.');
+    await name.fill('English posts');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved as “English posts”.').waitFor();
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Saved and recent' }).click();
+    const recent = page.getByRole('list', { name: 'Recent searches' }).getByRole('listitem');
+    expect(await recent.allTextContents()).toEqual([expect.stringMatching(/^lang:en/), expect.stringMatching(/^#opendata/)]);
+    const saved = page.getByRole('list', { name: 'Saved queries' }).getByRole('listitem');
+    expect(await saved.count()).toBe(1);
+    await screenshot(page, 'search-queries-1440');
+
+    await recent.nth(1).getByRole('link').click();
+    await page.waitForURL(/opendata/);
+    await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
+    expect(await page.getByLabel('Query', { exact: true }).inputValue()).toBe('#opendata');
+
+    await page.getByRole('link', { name: 'English posts' }).click();
+    await page.waitForURL(/lang%3Aen|lang:en/);
+    expect(await page.getByLabel('Query', { exact: true }).inputValue()).toBe('lang:en');
+    await page.getByRole('button', { name: 'Delete saved query English posts' }).click();
+    expect(await saved.count()).toBe(0);
+    await page.close();
+  });
+});
