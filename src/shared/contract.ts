@@ -397,6 +397,8 @@ export interface ApiUserRow {
   builtin: boolean;
   per_minute_limit: number;
   webhook_url: string | null;
+  /** Where the webhook's signing secret is kept: the OS keychain, or the database where none answers; null: no secret. */
+  webhook_secret_kept_in: 'keychain' | 'database' | null;
   balance: Balance | null;
 }
 
@@ -654,7 +656,8 @@ export interface Handlers {
   /** upstream_items: all the items the upstream ever billed for this user's requests (the ledger's upstream account). */
   'credits.ledger': (args: { user_id: number }) => Promise<{ balance: Balance; entries: LedgerEntry[]; upstream_items: number }>;
 
-  'webhooks.set': (args: { user_id: number; url: string | null }) => Promise<ApiUserRow>;
+  /** secret: 16 to 256 printable characters; absent keeps the current one, null removes it. */
+  'webhooks.set': (args: { user_id: number; url: string | null; secret?: string | null }) => Promise<ApiUserRow>;
   'webhooks.deliveries': (args: { user_id?: number }) => Promise<WebhookDelivery[]>;
   'inbox.get': () => Promise<{ url: string | null; entries: InboxEntry[] }>;
 

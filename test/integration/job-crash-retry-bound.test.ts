@@ -42,7 +42,7 @@ function setup() {
 describe('a job whose process keeps dying ends after max_attempts (issue 13)', () => {
   it('goes back to pending while attempts are left, then ends in error with its hold voided', async () => {
     const { engine, userId, jobId, maxRows, recover } = setup();
-    setWebhook(engine.db, userId, 'http://127.0.0.1:9/hook');
+    await setWebhook(engine, userId, 'http://127.0.0.1:9/hook');
     expect(getJob(engine.db, jobId)!.max_attempts).toBe(MAX_ATTEMPTS);
 
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {

@@ -76,12 +76,13 @@ describe('webhook settings over HTTP', () => {
     const key = apiKey(engine);
     const server = await startServer(engine);
     const put = (body: unknown) => server.request('/webhooks', { method: 'PUT', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect((await put({ url: 'https://example.org/hook', secret: 'x'.repeat(20) })).json()).toEqual({ url: 'https://example.org/hook', hasSecret: true });
-    expect((await server.request('/webhooks', { key })).json()).toEqual({ url: 'https://example.org/hook', hasSecret: true, deliveries: [] });
+    // No keychain in this engine: the secret is kept in the database, and the answer says so.
+    expect((await put({ url: 'https://example.org/hook', secret: 'x'.repeat(20) })).json()).toEqual({ url: 'https://example.org/hook', hasSecret: true, secretKeptIn: 'database' });
+    expect((await server.request('/webhooks', { key })).json()).toEqual({ url: 'https://example.org/hook', hasSecret: true, secretKeptIn: 'database', deliveries: [] });
     const bad = await put({ url: 'javascript:alert(1)' });
     expect(bad.status).toBe(422);
     expect((bad.json() as { message: string }).message).toContain("'url'");
-    expect((await put({ url: null, secret: null })).json()).toEqual({ url: null, hasSecret: false });
+    expect((await put({ url: null, secret: null })).json()).toEqual({ url: null, hasSecret: false, secretKeptIn: null });
     expect((await server.request('/webhooks', {})).status).toBe(401);
   });
 });

@@ -54,7 +54,7 @@ async function runJobWithHook(url: string, webhookTimeoutMs: number) {
   const userId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'tester'`).get() as { id: number }).id;
   const server = await startServer(engine);
   const runner = testRunner(engine, { mode: 'inline', webhookTimeoutMs });
-  setWebhook(engine.db, userId, url);
+  await setWebhook(engine, userId, url);
   const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
   expect(res.status, res.text).toBe(200);
   const jobId = (res.json() as { job_id: number }).job_id;

@@ -16,12 +16,12 @@ describe('skein webhooks', () => {
     const set = await run('webhooks', 'set', '--user', 'analyst', '--url', 'http://127.0.0.1:9999/hook', '--secret', 'sixteen-chars-at-least', '--data-dir', dir);
     expect(set.code, set.err).toBe(0);
     expect(set.out).toContain('http://127.0.0.1:9999/hook');
-    expect(webhookSettings(engine.db, user.id)).toEqual({ url: 'http://127.0.0.1:9999/hook', hasSecret: true });
+    expect(webhookSettings(engine.db, user.id)).toEqual({ url: 'http://127.0.0.1:9999/hook', hasSecret: true, secretKeptIn: 'database' });
     const shown = await run('webhooks', 'show', '--user', 'analyst', '--json', '--data-dir', dir);
-    expect(JSON.parse(shown.out)).toMatchObject({ user: 'analyst', url: 'http://127.0.0.1:9999/hook', hasSecret: true, deliveries: [] });
+    expect(JSON.parse(shown.out)).toMatchObject({ user: 'analyst', url: 'http://127.0.0.1:9999/hook', hasSecret: true, secretKeptIn: 'database', deliveries: [] });
     const cleared = await run('webhooks', 'clear', '--user', 'analyst', '--data-dir', dir);
     expect(cleared.code).toBe(0);
-    expect(webhookSettings(engine.db, user.id)).toEqual({ url: null, hasSecret: false });
+    expect(webhookSettings(engine.db, user.id)).toEqual({ url: null, hasSecret: false, secretKeptIn: null });
   });
 
   it('refuses a bad URL, a short secret and an unknown user with a clear message and exit code 2', async () => {

@@ -61,7 +61,7 @@ describe('webhooks (spec 6)', () => {
   it('POSTs job_finished with the body of GET /jobs/<id>; 200 is recorded as delivered', async () => {
     const { engine, key, userId, server, runner, startJob } = await setup();
     const hook = await receiver((res) => res.writeHead(200).end('ok'));
-    setWebhook(engine.db, userId, hook.url);
+    await setWebhook(engine, userId, hook.url);
     const jobId = await startJob();
     await runner.idle();
     expect(hook.received).toHaveLength(1);
@@ -79,7 +79,7 @@ describe('webhooks (spec 6)', () => {
   it('records any other answer as failed and never retries it; an error job is announced too', async () => {
     const { engine, userId, runner, startJob } = await setup();
     const hook = await receiver((res) => res.writeHead(500).end('boom'));
-    setWebhook(engine.db, userId, hook.url);
+    await setWebhook(engine, userId, hook.url);
     const jobId = await startJob();
     await runner.idle();
     // A job that ends in error (cancelled while pending, no runner about) is announced as well.
@@ -102,7 +102,7 @@ describe('webhooks (spec 6)', () => {
   it('gives up on a receiver that never answers after the timeout, without holding up other jobs', async () => {
     const { engine, userId, runner, startJob, server, key } = await setup();
     const hook = await receiver(() => undefined); // never answers
-    setWebhook(engine.db, userId, hook.url);
+    await setWebhook(engine, userId, hook.url);
     const first = await startJob();
     await new Promise((r) => setTimeout(r, 100));
     // While the first delivery hangs, the next job runs to its end.
@@ -124,7 +124,7 @@ describe('webhooks (spec 6)', () => {
     const inbox = (await server.request('/webhooks/inboxes', { method: 'POST', key })).json() as { token: string; url: string };
     expect(inbox.url).toBe(`${server.url}/inbox/${inbox.token}`);
     const secret = 'a-shared-secret-of-some-length';
-    setWebhook(engine.db, userId, inbox.url, secret);
+    await setWebhook(engine, userId, inbox.url, secret);
     const jobId = await startJob();
     await runner.idle();
     const listed = (await fetch(inbox.url)).json() as Promise<{ messages: { body: string; headers: Record<string, string> }[] }>;

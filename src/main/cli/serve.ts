@@ -12,6 +12,7 @@ import { isLoopbackHost } from '../http/plugins/host-check';
 import { keychainInfo, openKeychain } from '../platform/keychain';
 import { keychainKeySource, sessionKeySource, UPSTREAM_KEY_ENV } from '../engine/upstream/key-source';
 import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
+import { moveSecretsToKeychain, movedSecretsLine } from '../engine/webhooks';
 import { appLoginToken } from '../engine/store/app-login-token';
 import { loginUrl } from '../http/app-session';
 
@@ -42,7 +43,12 @@ export const serveCommand: Command = {
     // The keychain holds secrets such as the upstream's API key; Settings says whether it answers.
     const keychainStatus = await openKeychain();
     const keychain = keychainInfo(keychainStatus);
-    if (!keychain.available) console.log(`No OS keychain answers here; Skein works without it (Settings > Data says why). An upstream key comes from ${UPSTREAM_KEY_ENV} or, for one session, from Settings > Sources.`);
+    if (!keychain.available) {
+      console.log(
+        `No OS keychain answers here; Skein works without it (Settings > Data says why). An upstream key comes from ${UPSTREAM_KEY_ENV} or, for one session, from Settings > Sources. ` +
+          'Webhook signing secrets are kept in the database, which only your account can read.',
+      );
+    }
     const upstreamKeys = sessionKeySource(keychainKeySource(keychainStatus.available ? keychainStatus.keychain : null));
     // A start writes (migrations, the demo corpus, taking back the jobs of a crashed process): on a
     // full disk, SQLite's "database or disk is full" alone does not say what to delete (issue 13).
@@ -55,7 +61,10 @@ export const serveCommand: Command = {
       if (tightened.length) {
         console.log(`Made the data dir private to your account (others could read it): ${tightened.length} ${tightened.length === 1 ? 'path' : 'paths'} now 0700/0600, e.g. ${tightened[0]}.`);
       }
-      engine = createEngine({ dataDir, upstreamKeys });
+      engine = createEngine({ dataDir, upstreamKeys, keychain: keychainStatus.available ? keychainStatus.keychain : null });
+      // Webhook secrets kept in the database (set where no keychain answered) go to the keychain now.
+      const moved = movedSecretsLine(await moveSecretsToKeychain(engine));
+      if (moved) console.log(moved);
       // First start on an empty data dir: load the demo corpus so there is something to browse.
       const started = Date.now();
       const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);

@@ -1,10 +1,12 @@
 import { SkeinError } from '../engine/errors';
-import { listDeliveries, setWebhook, webhookSettings } from '../engine/webhooks';
+import { checkWebhookSecret, checkWebhookUrl, listDeliveries, setWebhook, webhookSettings, type WebhookSettings } from '../engine/webhooks';
+import { openKeychain, type Keychain } from '../platform/keychain';
 import { type Command, intOption, parseCommandArgs, UsageError, printUsage, runSubcommand } from './command';
-import { withExistingDataDir, userByName } from './open-data-dir';
+import { withExistingDataDir, withExistingDataDirAsync, userByName } from './open-data-dir';
 
 // `skein webhooks set|clear|show`: a user's webhook URL (spec 5: "entered on the Settings page"),
-// its optional signing secret, and the log of deliveries. Works beside a running app.
+// its optional signing secret (in the OS keychain where one answers, else in the database), and the
+// log of deliveries. Works beside a running app.
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
@@ -19,35 +21,70 @@ export const webhooksCommand: Command = {
 };
 
 /** Engine refusals (a bad URL, a short secret) are usage mistakes here: message, exit code 2. */
-function asUsage<T>(fn: () => T): T {
+function usageOf(err: unknown): unknown {
+  return err instanceof SkeinError && err.code === 'invalid' ? new UsageError(err.message) : err;
+}
+
+async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
-    if (err instanceof SkeinError && err.code === 'invalid') throw new UsageError(err.message);
-    throw err;
+    throw usageOf(err);
   }
 }
 
-function setCmd(argv: string[]): number {
+/** The OS keychain where one answers (opening it writes and deletes a probe entry: platform/keychain.ts). */
+async function keychainOrNull(): Promise<Keychain | null> {
+  const status = await openKeychain();
+  return status.available ? status.keychain : null;
+}
+
+/** Where the secret is, in words, and why: every command that sets one says it (issue 13). */
+function secretLine(settings: WebhookSettings, keychainAnswers: boolean): string {
+  if (settings.secretKeptIn === 'keychain') return 'Deliveries are signed (X-Skein-Signature); the secret is kept in the OS keychain.';
+  if (settings.secretKeptIn === 'database' && keychainAnswers) {
+    // Kept from a set where none answered: moved by the next start (secret-store.ts moveSecretsToKeychain).
+    return "Deliveries are signed (X-Skein-Signature); the secret is still in the database, set where no OS keychain answered. 'skein serve' or the app moves it to the keychain at their next start.";
+  }
+  if (settings.secretKeptIn === 'database') {
+    return (
+      'Deliveries are signed (X-Skein-Signature). No OS keychain answers here, so the secret is kept in the database ' +
+      "in the data dir, which only your account can read; 'skein serve' or the app moves it to the keychain when they start where one answers."
+    );
+  }
+  return 'Deliveries are not signed (no secret).';
+}
+
+function setCmd(argv: string[]): Promise<number> {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' }, 'no-secret': { type: 'boolean' } });
-  if (help) return printUsage(webhooksCommand);
+  if (help) return Promise.resolve(printUsage(webhooksCommand));
   if (typeof values.url !== 'string') throw new UsageError('--url URL is required.');
   if (values.secret !== undefined && values['no-secret']) throw new UsageError('--secret and --no-secret exclude each other.');
-  return withExistingDataDir(dataDir, (engine) => {
+  const secret = values['no-secret'] ? null : (values.secret as string | undefined);
+  try {
+    // Checked before the keychain is opened (its probe writes) or the data dir touched.
+    checkWebhookUrl(values.url);
+    if (typeof secret === 'string') checkWebhookSecret(secret);
+  } catch (err) {
+    throw usageOf(err);
+  }
+  return withExistingDataDirAsync(dataDir, async (engine) => {
     const user = userByName(engine, values.user);
-    const secret = values['no-secret'] ? null : (values.secret as string | undefined);
-    const s = asUsage(() => setWebhook(engine.db, user.id, values.url as string, secret));
-    console.log(`Webhook of ${user.name}: ${s.url}${s.hasSecret ? ' (signed: X-Skein-Signature)' : ''}. Every finished job is announced there.`);
+    const keychain = await keychainOrNull();
+    const s = await asUsage(() => setWebhook({ db: engine.db, ids: engine.ids, keychain }, user.id, values.url as string, secret));
+    console.log(`Webhook of ${user.name}: ${s.url}. Every finished job is announced there.`);
+    console.log(secretLine(s, keychain !== null));
     return 0;
   });
 }
 
-function clearCmd(argv: string[]): number {
+function clearCmd(argv: string[]): Promise<number> {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' } });
-  if (help) return printUsage(webhooksCommand);
-  return withExistingDataDir(dataDir, (engine) => {
+  if (help) return Promise.resolve(printUsage(webhooksCommand));
+  return withExistingDataDirAsync(dataDir, async (engine) => {
     const user = userByName(engine, values.user);
-    setWebhook(engine.db, user.id, null, null);
+    // The secret goes too; its keychain entry is deleted where a keychain answers.
+    await setWebhook({ db: engine.db, ids: engine.ids, keychain: await keychainOrNull() }, user.id, null, null);
     console.log(`Webhook of ${user.name} cleared; finished jobs are no longer announced.`);
     return 0;
   });
@@ -65,11 +102,13 @@ function showCmd(argv: string[]): number {
       console.log(JSON.stringify({ user: user.name, ...settings, deliveries }, null, 2));
       return 0;
     }
-    console.log(`Webhook of ${user.name}: ${settings.url ?? '(none)'}${settings.hasSecret ? ' (signed)' : ''}`);
+    const kept = settings.secretKeptIn === 'keychain' ? ' (signed; secret in the OS keychain)' : settings.secretKeptIn === 'database' ? ' (signed; secret in the database: no OS keychain answered)' : '';
+    console.log(`Webhook of ${user.name}: ${settings.url ?? '(none)'}${kept}`);
     if (!deliveries.length) console.log('No deliveries yet.');
     for (const d of deliveries) {
       const when = new Date(d.created_at_ms).toISOString();
-      const outcome = d.state === 'delivered' ? 'delivered (200)' : d.state === 'failed' ? `failed: ${d.error ?? `HTTP ${d.http_status}`}` : d.state;
+      const outcome =
+        d.state === 'delivered' ? 'delivered (200)' : d.state === 'failed' ? `failed: ${d.error ?? `HTTP ${d.http_status}`}` : d.error ? `${d.state}: ${d.error}` : d.state;
       console.log(`${when}  job ${d.job_id}  ${outcome}${d.duration_ms === null ? '' : `  ${d.duration_ms} ms`}  ${d.url}`);
     }
     return 0;

@@ -5,6 +5,7 @@ import { createEngine, type Engine } from '../engine/engine';
 import { privateUmask } from '../engine/store/private-dir';
 import { createHandlers } from '../engine/handlers';
 import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
+import { moveSecretsToKeychain, movedSecretsLine } from '../engine/webhooks';
 import { EventHub } from '../engine/handlers/event-hub';
 import { startImport } from '../engine/handlers/imports';
 import { exportsDir } from '../engine/jobs/files';
@@ -53,13 +54,16 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     const keychainState = keychainInfo(keychain);
     const upstreamKeys = sessionKeySource(keychainKeySource(keychain.available ? keychain.keychain : null));
     try {
-      engine = createEngine({ dataDir, upstreamKeys, ...(nativeBinding ? { nativeBinding } : {}) });
+      engine = createEngine({ dataDir, upstreamKeys, keychain: keychain.available ? keychain.keychain : null, ...(nativeBinding ? { nativeBinding } : {}) });
     } catch (err) {
       dialog.showErrorBox('Skein cannot open its data', `${(err as Error).message}\n\nData dir: ${dataDir}`);
       app.exit(1);
       return;
     }
     seedDemoIfEmpty(engine);
+    // Webhook secrets kept in the database (set where no keychain answered) go to the keychain now.
+    const moved = movedSecretsLine(await moveSecretsToKeychain(engine).catch((err: unknown) => ({ moved: 0, error: (err as Error).message })));
+    if (moved) console.log(`Skein: ${moved}`);
 
     // The local API for scripts, in process: 7878 when free, otherwise any free port.
     const http = await buildHttpApp(engine, {});

@@ -7,6 +7,7 @@ import { makeDataDirPrivate, makeDbFilesPrivate } from './store/private-dir';
 import { startLedger } from './ledger/start';
 import { CHECKPOINT_EVERY_MS, startCheckpointer } from './ledger/checkpointer';
 import { envKeySource, type KeySource } from './upstream/key-source';
+import type { SecretKeeper } from './webhooks/secret-store';
 
 export interface EngineOptions {
   dataDir: string;
@@ -19,6 +20,11 @@ export interface EngineOptions {
    * SKEIN_UPSTREAM_KEY): the engine never imports the keychain itself.
    */
   upstreamKeys?: KeySource;
+  /**
+   * The OS keychain, where one answers (the shell opens it: platform/keychain.ts); null or absent
+   * where none does. Webhook signing secrets are kept there (webhooks/secret-store.ts).
+   */
+  keychain?: SecretKeeper | null;
   /**
    * false: open without the ledger's start (no hold released, no check): `skein doctor` opens a
    * ledger that may be broken to report everything wrong with it.
@@ -40,6 +46,7 @@ export interface Engine {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly upstreamKeys: KeySource;
+  readonly keychain: SecretKeeper | null;
   close(): void;
 }
 
@@ -70,6 +77,7 @@ export function createEngine(options: EngineOptions): Engine {
     clock,
     ids,
     upstreamKeys: options.upstreamKeys ?? envKeySource(),
+    keychain: options.keychain ?? null,
     close() {
       checkpointer?.stop();
       if (db.open) db.close();

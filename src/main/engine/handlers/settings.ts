@@ -3,7 +3,7 @@ import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { createKey, findUserById, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../keys';
 import { balanceOf, grant, latestTransfersOf, upstreamItemsOf } from '../ledger';
-import { setWebhook as setUserWebhook } from '../webhooks';
+import { checkWebhookSecret, setWebhook as setUserWebhook, webhookSettings } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
 
 // Settings are the analyst's own bookkeeping, not data reads: they are not metered.
@@ -20,7 +20,15 @@ function balance(engine: Engine, userId: number): Balance {
 function userRow(engine: Engine, id: number): ApiUserRow {
   const u = findUserById(engine.db, id);
   if (!u) throw fail.notFound(`No API user with id ${id}.`);
-  return { id: u.id, name: u.name, builtin: u.builtin === 1, per_minute_limit: u.per_minute_limit, webhook_url: u.webhook_url, balance: balance(engine, u.id) };
+  return {
+    id: u.id,
+    name: u.name,
+    builtin: u.builtin === 1,
+    per_minute_limit: u.per_minute_limit,
+    webhook_url: u.webhook_url,
+    webhook_secret_kept_in: webhookSettings(engine.db, u.id).secretKeptIn,
+    balance: balance(engine, u.id),
+  };
 }
 
 function userIdArg(args: Record<string, unknown>): number {
@@ -34,6 +42,7 @@ export function listUsers(engine: Engine): ApiUserRow[] {
     builtin: u.builtin,
     per_minute_limit: u.perMinuteLimit,
     webhook_url: u.webhookUrl,
+    webhook_secret_kept_in: webhookSettings(engine.db, u.id).secretKeptIn,
     balance: balance(engine, u.id),
   }));
 }
@@ -121,12 +130,14 @@ function ledgerEntries(engine: Engine, userId: number): LedgerEntry[] {
   }));
 }
 
-export function setWebhook(engine: Engine, raw: unknown): ApiUserRow {
+export async function setWebhook(engine: Engine, raw: unknown): Promise<ApiUserRow> {
   const args = record(raw);
   const userId = userIdArg(args);
   const url = optionalTextArg(args, 'url', MAX_URL_LENGTH)?.trim() ?? null;
+  // Absent keeps the secret, null removes it; the keychain takes it where one answers (webhooks/secret-store.ts).
+  const secret = args.secret === undefined ? undefined : args.secret === null ? null : checkWebhookSecret(args.secret);
   userRow(engine, userId);
-  setUserWebhook(engine.db, userId, url);
+  await setUserWebhook(engine, userId, url, secret);
   return userRow(engine, userId);
 }
 
@@ -149,7 +160,8 @@ export function toDelivery(r: DeliveryDbRow): WebhookDelivery {
     url: r.url,
     status_code: r.http_status,
     ok: r.state === 'delivered',
-    error: r.state === 'pending' || r.state === 'sending' ? `${r.state}…` : r.error,
+    // A pending delivery with an error waits for its signing secret (webhooks/dispatcher.ts): say why.
+    error: r.state === 'pending' && r.error ? r.error : r.state === 'pending' || r.state === 'sending' ? `${r.state}…` : r.error,
     sent_ms: r.started_at_ms ?? r.created_at_ms,
     duration_ms: r.duration_ms,
   };

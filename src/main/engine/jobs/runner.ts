@@ -72,7 +72,8 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
   const mode = options.mode ?? 'thread';
   const owner = runnerOwner(engine.ids.randomHex(6));
   const slots: Slot[] = Array.from({ length: Math.max(1, options.concurrency ?? 2) }, (_, index) => ({ index }));
-  const webhooks = new WebhookDispatcher(db, clock, options.webhookTimeoutMs ? { timeoutMs: options.webhookTimeoutMs } : {});
+  // Signing secrets kept in the keychain are read there, on this thread, at each delivery.
+  const webhooks = new WebhookDispatcher(db, clock, { keychain: engine.keychain, ...(options.webhookTimeoutMs ? { timeoutMs: options.webhookTimeoutMs } : {}) });
   let stopping = false;
   let ticking = false;
   const waiters: (() => void)[] = [];

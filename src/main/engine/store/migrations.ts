@@ -23,6 +23,7 @@ import m058 from './migrations/058_attempt_progress';
 import m059 from './migrations/059_upstream_account';
 import m060 from './migrations/060_export_retention';
 import m061 from './migrations/061_upstream_spend_booked';
+import m063 from './migrations/063_webhook_secret_keychain';
 
 export interface Migration {
   id: number;
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   { id: 59, name: '059_upstream_account', sql: m059, foreignKeysOff: true },
   { id: 60, name: '060_export_retention', sql: m060 },
   { id: 61, name: '061_upstream_spend_booked', sql: m061 },
+  { id: 63, name: '063_webhook_secret_keychain', sql: m063 },
 ];

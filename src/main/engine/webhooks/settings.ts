@@ -1,9 +1,11 @@
 import { fail } from '../errors';
 import type { Db } from '../store/db';
+import {
+  checkWebhookSecret, forgetReplaced, placeOf, placeSecret, secretColumnsOf, writeOverwriting, type SecretColumns, type SecretContext, type SecretPlace,
+} from './secret-store';
 
 /** The longest webhook URL accepted (a URL longer than this is a mistake, not an endpoint). */
 const MAX_URL_LENGTH = 2048;
-const MAX_SECRET_LENGTH = 256;
 
 /** http(s) only, absolute, no credentials in it (they would be stored and shown in clear). */
 export function checkWebhookUrl(raw: unknown): string {
@@ -24,24 +26,40 @@ export function checkWebhookUrl(raw: unknown): string {
 export interface WebhookSettings {
   url: string | null;
   hasSecret: boolean;
+  /** Where the signing secret is kept: the OS keychain, or (where none answers) the database; null without one. */
+  secretKeptIn: SecretPlace | null;
 }
 
 export function webhookSettings(db: Db, userId: number): WebhookSettings {
-  const row = db.prepare('SELECT webhook_url, webhook_secret FROM api_users WHERE id = ?').get(userId) as { webhook_url: string | null; webhook_secret: string | null } | undefined;
+  const row = db.prepare('SELECT webhook_url, webhook_secret, webhook_secret_ref FROM api_users WHERE id = ?').get(userId) as
+    | ({ webhook_url: string | null } & SecretColumns)
+    | undefined;
   if (!row) throw fail.notFound(`User ${userId} was not found.`);
-  return { url: row.webhook_url, hasSecret: !!row.webhook_secret };
+  const place = placeOf(row);
+  return { url: row.webhook_url, hasSecret: place !== null, secretKeptIn: place };
 }
 
-/** Sets (url) or clears (null) a user's webhook; `secret` undefined keeps the current one, null removes it. */
-export function setWebhook(db: Db, userId: number, url: string | null, secret?: string | null): WebhookSettings {
+/**
+ * Sets (url) or clears (null) a user's webhook; `secret` undefined keeps the current one, null
+ * removes it. Everything given is checked before anything is written; a secret goes to the
+ * keychain when one answers (secret-store.ts), else to the database.
+ */
+export async function setWebhook(ctx: SecretContext, userId: number, url: string | null, secret?: string | null): Promise<WebhookSettings> {
   const checked = url === null ? null : checkWebhookUrl(url);
-  if (typeof secret === 'string' && (secret.length < 16 || secret.length > MAX_SECRET_LENGTH)) {
-    throw fail.invalid('secret', `from 16 to ${MAX_SECRET_LENGTH} characters.`);
+  const given = secret === undefined || secret === null ? secret : checkWebhookSecret(secret);
+  const before = secretColumnsOf(ctx.db, userId);
+  const after = given === undefined ? before : await placeSecret(ctx, userId, before, given);
+  try {
+    writeOverwriting(ctx.db, before.webhook_secret !== null && before.webhook_secret !== after.webhook_secret, () =>
+      ctx.db
+        .prepare('UPDATE api_users SET webhook_url = ?, webhook_secret = ?, webhook_secret_ref = ? WHERE id = ?')
+        .run(checked, after.webhook_secret, after.webhook_secret_ref, userId),
+    );
+  } catch (err) {
+    // Not recorded (a full disk): an entry made just now would name nothing.
+    await forgetReplaced(ctx, after, before);
+    throw err;
   }
-  const changed =
-    secret === undefined
-      ? db.prepare('UPDATE api_users SET webhook_url = ? WHERE id = ?').run(checked, userId).changes
-      : db.prepare('UPDATE api_users SET webhook_url = ?, webhook_secret = ? WHERE id = ?').run(checked, secret, userId).changes;
-  if (changed !== 1) throw fail.notFound(`User ${userId} was not found.`);
-  return webhookSettings(db, userId);
+  await forgetReplaced(ctx, before, after);
+  return webhookSettings(ctx.db, userId);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { fail } from '../errors';
-import { createInbox, inboxesOf, inboxMessages, INBOX_MAX_BODY_BYTES, listDeliveries, recordInboxMessage, setWebhook, webhookSettings } from '../../engine/webhooks';
+import { checkWebhookSecret, createInbox, inboxesOf, inboxMessages, INBOX_MAX_BODY_BYTES, listDeliveries, recordInboxMessage, setWebhook, webhookSettings } from '../../engine/webhooks';
 
 // Webhook settings and the delivery log for the key's user (extensions: the spec sets the URL in
 // a dashboard), and the webhook inbox: POST /inbox/<token> keeps what it receives (no key: the
@@ -31,9 +31,10 @@ export function registerWebhookRoutes(app: FastifyInstance, engine: Engine): voi
     if (typeof body !== 'object' || Array.isArray(body)) throw fail.invalid('body', 'expected {"url": "...", "secret": "..."}.');
     const url = body.url === null || body.url === '' ? null : body.url;
     if (url !== null && typeof url !== 'string') throw fail.invalid('url', 'expected text, or null to clear.');
-    const secret = body.secret === undefined ? undefined : body.secret === null || body.secret === '' ? null : body.secret;
-    if (secret !== undefined && secret !== null && typeof secret !== 'string') throw fail.invalid('secret', 'expected text.');
-    return reply.type(json).send(JSON.stringify(setWebhook(db, userOf(request), url as string | null, secret as string | null | undefined)));
+    // An empty secret is a mistake (an unset variable in a script), not a removal: that is null (secret-store.ts).
+    const userId = userOf(request);
+    const secret = body.secret === undefined ? undefined : body.secret === null ? null : checkWebhookSecret(body.secret);
+    return reply.type(json).send(JSON.stringify(await setWebhook(engine, userId, url as string | null, secret)));
   });
 
   app.post('/webhooks/inboxes', { config: free }, async (request, reply) => {

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/States';
 import { RawJson } from '../../components/RawJson';
 import { fmtDateTime, DATE_TIME_PX } from '../../format';
 import { useUi } from '../../stores/ui';
+import { WebhookSecret } from './WebhookSecret';
 
 const deliveryCol = createColumnHelper<WebhookDelivery>();
 const inboxCol = createColumnHelper<InboxEntry>();
@@ -63,6 +64,7 @@ export function WebhookSection() {
         <button type="submit" disabled={!user || save.isPending}>Save</button>
       </form>
       {save.error ? <ErrorState error={save.error} /> : null}
+      {user ? <WebhookSecret user={user} /> : null}
       <h3>Recent deliveries</h3>
       {deliveries.error ? <ErrorState error={deliveries.error} /> : (
         <DataTable label="Webhook deliveries" data={deliveries.data ?? []} columns={deliveryColumns} getRowId={(d) => String(d.id)} height={200} empty="No deliveries yet." />

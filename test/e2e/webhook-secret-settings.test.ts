@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dbFileOf } from '../../src/main/engine/engine';
+import { openDb } from '../../src/main/engine/store/db';
+import { launchChromium, logIn, screenshot } from '../helpers/browser';
+import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+
+// Settings > Webhook sets the signing secret (issue 13 point 13). Where no OS keychain answers (no
+// D-Bus session, as on a server or in CI), the secret is kept in the database, and the page says so
+// and why before and after it is set; a secret that cannot sign is refused with the reason.
+describe('the webhook signing secret in Settings where no keychain answers (headless mode)', () => {
+  let skein: SkeinProcess;
+  let browser: Browser;
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-webhook-secret-'));
+
+  beforeAll(async () => {
+    skein = await startSkein(dataDir, ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await skein?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function storedSecret(): unknown {
+    const db = openDb(dbFileOf(dataDir));
+    try {
+      return db.prepare(`SELECT webhook_secret, webhook_secret_ref FROM api_users WHERE name = 'app'`).get();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('keeps the secret in the database, says where and why, refuses one that cannot sign, and removes it', async () => {
+    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 900 } }), skein);
+    await page.goto(`${skein.url}/#/settings`);
+    const message = page.getByTestId('webhook-secret-message');
+    await message.waitFor();
+    expect(await message.textContent()).toBe(
+      'Not signed. No OS keychain answers here, so a secret you set is kept in the database in the data dir, which only your account can read.',
+    );
+
+    const input = page.getByLabel('Webhook signing secret');
+    await input.fill('short');
+    await page.getByRole('button', { name: 'Save secret' }).click();
+    await page.getByTestId('webhook-secret-panel').getByText("Invalid parameter 'secret': from 16 to 256 characters (this one has 5).").waitFor();
+    expect(storedSecret()).toEqual({ webhook_secret: null, webhook_secret_ref: null });
+
+    const secret = 'typed-in-settings-0123456789';
+    await input.fill(secret);
+    await page.getByRole('button', { name: 'Save secret' }).click();
+    await page.getByText('Deliveries are signed (X-Skein-Signature). No OS keychain answers here, so the secret is kept in the database in the data dir, which only your account can read.').waitFor();
+    expect(await input.inputValue()).toBe('');
+    expect(storedSecret()).toEqual({ webhook_secret: secret, webhook_secret_ref: null });
+    await message.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-webhook-secret-in-database');
+
+    await page.getByRole('button', { name: 'Remove secret' }).click();
+    await page.getByText('Not signed. No OS keychain answers here').waitFor();
+    expect(storedSecret()).toEqual({ webhook_secret: null, webhook_secret_ref: null });
+    await page.close();
+  });
+});
