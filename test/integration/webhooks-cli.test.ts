@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from '../helpers/cli';
+import { builtCli } from '../helpers/skein-process';
 import { createKey } from '../../src/main/engine/keys';
 import { webhookSettings } from '../../src/main/engine/webhooks';
 import { testEngine } from '../helpers/engine';
@@ -22,6 +24,25 @@ describe('skein webhooks', () => {
     const cleared = await run('webhooks', 'clear', '--user', 'analyst', '--data-dir', dir);
     expect(cleared.code).toBe(0);
     expect(webhookSettings(engine.db, user.id)).toEqual({ url: null, hasSecret: false, secretKeptIn: null });
+  });
+
+  it('--secret - takes the secret from standard input, so it never shows in the process list', () => {
+    const engine = testEngine();
+    const { user } = createKey(engine, 'analyst');
+    const skein = (input: string) =>
+      spawnSync(process.execPath, [builtCli, 'webhooks', 'set', '--user', 'analyst', '--url', 'http://127.0.0.1:9999/hook', '--secret', '-', '--data-dir', engine.dataDir], {
+        input,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const piped = skein('sixteen-chars-at-least\n');
+    expect(piped.status, piped.stderr).toBe(0);
+    // No keychain in the test: the database holds it, exactly as piped, without echo's newline.
+    expect(engine.db.prepare('SELECT webhook_secret FROM api_users WHERE id = ?').pluck().get(user.id)).toBe('sixteen-chars-at-least');
+    const empty = skein('');
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/secret/i);
+    expect(engine.db.prepare('SELECT webhook_secret FROM api_users WHERE id = ?').pluck().get(user.id)).toBe('sixteen-chars-at-least');
   });
 
   it('refuses a bad URL, a short secret and an unknown user with a clear message and exit code 2', async () => {

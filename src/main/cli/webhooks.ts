@@ -12,7 +12,8 @@ export const webhooksCommand: Command = {
   name: 'webhooks',
   summary: "Set or clear an api user's webhook URL, or show it with its deliveries: webhooks set | clear | show.",
   usage:
-    'skein webhooks set --user NAME --url URL [--secret TEXT | --no-secret] [--data-dir DIR]\n' +
+    'skein webhooks set --user NAME --url URL [--secret - | --secret TEXT | --no-secret] [--data-dir DIR]\n' +
+    '  --secret - reads the secret from standard input, kept out of the process list (ps) and the shell history\n' +
     '       skein webhooks clear --user NAME [--data-dir DIR]\n' +
     '       skein webhooks show --user NAME [--limit N] [--json] [--data-dir DIR]',
   run(argv) {
@@ -55,12 +56,12 @@ function secretLine(settings: WebhookSettings, keychainAnswers: boolean): string
   return 'Deliveries are not signed (no secret).';
 }
 
-function setCmd(argv: string[]): Promise<number> {
+async function setCmd(argv: string[]): Promise<number> {
   const { values, dataDir, help } = parseCommandArgs(argv, { user: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' }, 'no-secret': { type: 'boolean' } });
-  if (help) return Promise.resolve(printUsage(webhooksCommand));
+  if (help) return printUsage(webhooksCommand);
   if (typeof values.url !== 'string') throw new UsageError('--url URL is required.');
   if (values.secret !== undefined && values['no-secret']) throw new UsageError('--secret and --no-secret exclude each other.');
-  const secret = values['no-secret'] ? null : (values.secret as string | undefined);
+  const secret = values['no-secret'] ? null : values.secret === '-' ? await secretFromStdin() : (values.secret as string | undefined);
   try {
     // Checked before the keychain is opened (its probe writes) or the data dir touched.
     checkWebhookUrl(values.url);
@@ -115,3 +116,17 @@ function showCmd(argv: string[]): number {
   });
 }
 
+/**
+ * `--secret -`: the secret from standard input (`printf %s "$SECRET" | skein webhooks set ...`), so it
+ * never shows in `ps` or the shell history, as `skein upstream set` takes its key. One trailing
+ * newline is dropped (what `echo` adds); at most 4 KiB is read, far above the 256 a secret may have.
+ */
+async function secretFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError("--secret - reads the secret from standard input: pipe it in (printf %s \"$SECRET\" | skein webhooks set ... --secret -).");
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.length > 4096) throw new UsageError('the secret on standard input is longer than 4096 characters.');
+  }
+  return text.replace(/\r?\n$/, '');
+}
