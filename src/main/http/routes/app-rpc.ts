@@ -59,7 +59,12 @@ export async function registerAppRpc(app: FastifyInstance, engine: Engine, optio
       const { name } = request.params as { name: string };
       const result = await dispatch(options.app.handlers, name, request.body ?? {});
       if (result.ok) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ value: result.value }));
-      return sendError(reply, result.error.code === 'unavailable' ? 501 : statusOf[result.error.code], result.error);
+      // A handler's refusal is an answer, not a failed request (issue 15: "expected states are not
+      // console errors"): a query with a syntax error, a user not found, a protected timeline come
+      // back 200 with {"error": {code, message}}, so the browser logs no failed request for them.
+      // Only what the app cannot expect keeps its status: Skein's own fault (500).
+      if (result.error.code !== 'internal') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ status: 'error', message: result.error.message, error: result.error }));
+      return sendError(reply, statusOf[result.error.code], result.error);
     });
 
     scope.get('/app/events', (request, reply) => {
