@@ -218,9 +218,12 @@ export interface SpaceDetail {
   raw_json: string;
 }
 
-export type OutputFormat = 'json' | 'csv' | 'xlsx';
+/** gexf (a network for Gephi) and parquet (typed columns for pandas, Polars, R, DuckDB) are Skein's extensions (issue 16). */
+export type OutputFormat = 'json' | 'csv' | 'xlsx' | 'gexf' | 'parquet';
 /** How a CSV file is written (issue 16): excel (BOM, formula guard) or plain (for pandas and R). Only with output_format csv. */
 export type CsvDialect = 'excel' | 'plain';
+/** A GEXF file's time slices (issue 16): its edges play on Gephi's timeline. Only with output_format gexf; without it the graph is static. */
+export type GexfSlice = 'hour' | 'day' | 'week';
 
 export interface RepliesJobParams {
   kind: 'replies';
@@ -230,6 +233,7 @@ export interface RepliesJobParams {
   compress?: boolean;
   output_format?: OutputFormat;
   csv_dialect?: CsvDialect;
+  gexf_dynamic?: GexfSlice;
 }
 
 export interface SearchJobParams {
@@ -242,6 +246,7 @@ export interface SearchJobParams {
   compress?: boolean;
   output_format?: OutputFormat;
   csv_dialect?: CsvDialect;
+  gexf_dynamic?: GexfSlice;
 }
 
 /**

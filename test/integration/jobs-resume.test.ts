@@ -1,3 +1,4 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 // that stops after some batches (as a killed process does), with bytes of an uncommitted batch
 // left in the staged file, resumes from its checkpoint; cancel ends a running job in error.
 
-type Format = 'json' | 'csv' | 'xlsx';
+type Format = 'json' | 'csv' | 'xlsx' | 'parquet';
 
 function setup(format: Format) {
   const engine = testEngine();
@@ -37,11 +38,19 @@ async function idsInFile(engine: ReturnType<typeof testEngine>, jobId: number, f
   const buf = readFileSync(join(engine.dataDir, 'exports', job.result_file!));
   if (format === 'json') return (JSON.parse(buf.toString()) as { id_str: string }[]).map((r) => r.id_str);
   if (format === 'csv') return parseCsv(buf.toString().slice(1)).slice(1).map((r) => r[0]!);
+  if (format === 'parquet') {
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    const ids = (await c.runAndReadAll(`SELECT id_str FROM read_parquet('${join(engine.dataDir, 'exports', job.result_file!)}')`)).getRowsJS().map((r) => String(r[0]));
+    c.closeSync();
+    instance.closeSync();
+    return ids;
+  }
   return (await readXlsx(buf)).rows.slice(1).map((r) => String(r[0]));
 }
 
 describe('resume after a stop mid-job', () => {
-  it.each(['json', 'csv', 'xlsx'] as const)('%s: cuts the uncommitted tail, continues after the checkpoint, charges each row once', async (format) => {
+  it.each(['json', 'csv', 'xlsx', 'parquet'] as const)('%s: cuts the uncommitted tail, continues after the checkpoint, charges each row once', async (format) => {
     const { engine, convo, jobId, ctx } = setup(format);
     const first = `${runnerOwner('first')}:0`;
     const claimed = claimNextJob(engine.db, first, engine.clock.nowMs())!;
@@ -67,14 +76,14 @@ describe('resume after a stop mid-job', () => {
     assertInvariants(engine.db);
   });
 
-  it.each(['json', 'xlsx'] as const)('%s: a job stopped during its finalize phase builds the same file again', async (format) => {
+  it.each(['json', 'xlsx', 'parquet'] as const)('%s: a job stopped during its finalize phase builds the same file again', async (format) => {
     const { engine, convo, jobId, ctx } = setup(format);
     const w = `${runnerOwner('a')}:0`;
     const claimed = claimNextJob(engine.db, w, engine.clock.nowMs())!;
     const inFinalize = () => getJob(engine.db, jobId)!.phase === 'finalize';
     expect(await runJob(ctx(w, { stopRequested: inFinalize }), claimed)).toBe('stopped');
     // The dead process had built the file (footer and all) but not committed the success.
-    await finalizeOutput(engine.dataDir, getJob(engine.db, jobId)!, new Date(0));
+    await finalizeOutput(engine.db, engine.dataDir, getJob(engine.db, jobId)!, new Date(0));
     recoverStaleLocks(engine.db, runnerOwner('b'), engine.clock.nowMs(), 600_000);
     const w2 = `${runnerOwner('b')}:0`;
     expect(await runJob(ctx(w2), claimNextJob(engine.db, w2, engine.clock.nowMs())!)).toBe('success');

@@ -41,6 +41,16 @@ describe('electron-builder configuration', () => {
     expect(pkg.productName).toBe(config.productName);
   });
 
+  it("unpacks every file DuckDB's binding loads (its .node and the library beside it) from the asar", () => {
+    const { minimatch } = require('minimatch') as { minimatch: (path: string, pattern: string, options?: object) => boolean };
+    const patterns = loadYamlConfig().asarUnpack as string[];
+    const platformPackage = `node_modules/@duckdb/node-bindings-${process.platform}-${process.arch}`;
+    const files = readdirSync(join(repoRoot, platformPackage)).filter((f) => /\.(node|so|dylib|dll)$/.test(f));
+    expect(files).toEqual(expect.arrayContaining(['duckdb.node', expect.stringMatching(/duckdb\.(so|dylib|dll)$/)]));
+    for (const f of files) expect(patterns.some((p) => minimatch(`${platformPackage}/${f}`, p, { dot: true })), f).toBe(true);
+    expect(patterns.some((p) => minimatch('node_modules/better-sqlite3/build/Release/better_sqlite3.node', p, { dot: true }))).toBe(true);
+  });
+
   it('names the app icon in resources/, where the files are, at the sizes each platform needs', () => {
     const config = loadYamlConfig() as { directories: { buildResources: string }; icon: string; linux: { icon: string } };
     const resources = join(repoRoot, config.directories.buildResources);

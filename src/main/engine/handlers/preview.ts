@@ -5,7 +5,9 @@ import { loadExcelJs } from '../jobs/writers/exceljs-lazy';
 import yauzl from 'yauzl';
 import StreamJson from 'stream-json';
 import StreamArray from 'stream-json/streamers/StreamArray';
-import type { ExportPreview } from '../../../shared/contract';
+import type { ExportPreview, OutputFormat } from '../../../shared/contract';
+import { sandboxedDuckDb, sqlPath } from '../jobs/writers/duckdb-lazy';
+import { PARQUET_TYPES } from '../jobs/writers/parquet';
 
 // The first rows of a data file, read as a stream and stopped early: a million-row export is
 // previewed as fast as a ten-row one, with flat memory.
@@ -27,15 +29,69 @@ const JSON_COLUMNS: [string, (t: Record<string, unknown>) => unknown][] = [
 const text = (v: unknown): string =>
   v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
-export async function previewFile(path: string, format: 'json' | 'csv' | 'xlsx', compressed: boolean, rows: number): Promise<ExportPreview> {
+export async function previewFile(path: string, format: OutputFormat, compressed: boolean, rows: number): Promise<ExportPreview> {
+  if (format === 'parquet') return compressed ? ZIPPED_PARQUET : previewParquet(path, rows);
   const stream = compressed ? await openFirstZipEntry(path) : createReadStream(path);
   try {
     if (format === 'csv') return await previewCsv(stream, rows);
     if (format === 'xlsx') return await previewXlsx(stream, rows);
+    if (format === 'gexf') return await previewGexf(stream, rows);
     return await previewJson(stream, rows);
   } finally {
     stream.destroy();
   }
+}
+
+// Parquet's index is at the end of the file: a zipped one would have to be unpacked whole first.
+const ZIPPED_PARQUET: ExportPreview = {
+  columns: ['note'],
+  rows: [['A zipped Parquet file is previewed once unzipped: download it, or run the job again without compress (Parquet is compressed already).']],
+  total_rows: null,
+};
+
+/** The first rows, read by DuckDB (it reads the file's index, then only the first row group). */
+async function previewParquet(path: string, rows: number): Promise<ExportPreview> {
+  const db = await sandboxedDuckDb([path], { memoryLimit: '256MB' });
+  try {
+    const select = PARQUET_TYPES.map(([name, type]) =>
+      type === 'TIMESTAMPTZ' ? `strftime("${name}", '%Y-%m-%dT%H:%M:%S.%fZ') AS "${name}"` : `CAST("${name}" AS VARCHAR) AS "${name}"`,
+    ).join(', ');
+    const reader = await db.c.runAndReadAll(`SELECT ${select} FROM read_parquet(${sqlPath(path)}) LIMIT ${Math.floor(rows)}`);
+    return { columns: reader.columnNames(), rows: reader.getRows().map((r) => r.map((v) => (v === null ? '' : String(v)))), total_rows: null };
+  } finally {
+    db.close();
+  }
+}
+
+const GEXF_COLUMNS = ['id', 'label', 'screen_name', 'name', 'followers_count', 'statuses_count', 'posts', 'in_corpus'];
+const XML_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unXml = (v: string): string =>
+  v.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, e: string) =>
+    e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : XML_ENTITY[e]!);
+
+/** A GEXF file's first nodes (they come before the edges), read as a stream and stopped early. */
+async function previewGexf(stream: Readable, rows: number): Promise<ExportPreview> {
+  const nodes: string[][] = [];
+  let buf = '';
+  outer: for await (const chunk of stream) {
+    buf += (chunk as Buffer).toString('utf8');
+    for (;;) {
+      const start = buf.indexOf('<node ');
+      const end = start < 0 ? -1 : buf.indexOf('</node>', start);
+      if (end < 0) {
+        if (start < 0 && buf.includes('<edges')) break outer;
+        buf = start < 0 ? buf.slice(-16) : buf.slice(start);
+        break;
+      }
+      const node = buf.slice(start, end);
+      buf = buf.slice(end + 7);
+      const attr = (re: RegExp): string => unXml(re.exec(node)?.[1] ?? '');
+      const values = new Map([...node.matchAll(/<attvalue for="([^"]*)" value="([^"]*)"/g)].map((m) => [m[1]!, unXml(m[2]!)]));
+      nodes.push([attr(/ id="([^"]*)"/), attr(/ label="([^"]*)"/), ...GEXF_COLUMNS.slice(2).map((c) => values.get(c) ?? '')]);
+      if (nodes.length >= rows) break outer;
+    }
+  }
+  return { columns: GEXF_COLUMNS, rows: nodes, total_rows: null };
 }
 
 function openFirstZipEntry(path: string): Promise<Readable> {

@@ -20,7 +20,12 @@ export const MAX_DISK_FULL_MS = 24 * 3_600_000;
  * ~1.3 KB as JSON and ~0.3 KB as a CSV line (XLSX stages a similar line of cells); real posts with
  * full entities run larger, so the guesses are rounded up.
  */
-const BYTES_PER_ROW_GUESS: Record<JobRow['output_format'], number> = { json: 2_048, csv: 512, xlsx: 512 };
+const BYTES_PER_ROW_GUESS: Record<JobRow['output_format'], number> = { json: 2_048, csv: 512, xlsx: 512, parquet: 1_024, gexf: 20 };
+// A GEXF file is made from the corpus, not from its staged post ids (20 bytes a post): the XML of
+// its nodes and edges (77 bytes a post static, 192 by day, for the demo corpus's 20,000 posts) and
+// a scratch database of the posts' interactions beside it while it is written: 300 bytes a post
+// covers both.
+const GEXF_BYTES_PER_POST = 300;
 
 export interface JobFault {
   message: string;
@@ -30,13 +35,16 @@ export interface JobFault {
 /**
  * What the job still has to write: the rows it has not collected at the bytes per row it has
  * written so far, plus the finished file where that is a second file (a workbook or a zip, about
- * as large as the staged rows; a JSON or CSV file is a hard link of the staged one).
+ * as large as the staged rows, a Parquet file; a GEXF file and its scratch database; a JSON or CSV
+ * file is a hard link of the staged one).
  */
 export function bytesStillNeeded(job: JobRow): number {
   const limit = job.progress_total ?? job.held_credits;
   const perRow = job.checkpoint_rows > 0 ? job.checkpoint_bytes / job.checkpoint_rows : BYTES_PER_ROW_GUESS[job.output_format];
   const staged = job.phase === 'collect' ? job.checkpoint_bytes + Math.max(0, limit - job.checkpoint_rows) * perRow : job.checkpoint_bytes;
-  const secondFile = job.output_format === 'xlsx' || job.compress === 1 ? staged : 0;
+  const rows = job.phase === 'collect' ? Math.max(limit, job.checkpoint_rows) : job.checkpoint_rows;
+  const secondFile =
+    job.output_format === 'gexf' ? rows * GEXF_BYTES_PER_POST : job.output_format === 'xlsx' || job.output_format === 'parquet' || job.compress === 1 ? staged : 0;
   return Math.ceil(staged - job.checkpoint_bytes + secondFile);
 }
 

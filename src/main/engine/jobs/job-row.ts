@@ -2,10 +2,11 @@ import type { Db } from '../store/db';
 
 export type JobKind = 'replies' | 'search';
 export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
-export type OutputFormat = 'json' | 'csv' | 'xlsx';
+/** gexf and parquet are our extensions (issue 16; migration 062 widened the column's CHECK). */
+export type OutputFormat = 'json' | 'csv' | 'xlsx' | 'gexf' | 'parquet';
 export type JobPhase = 'collect' | 'finalize';
 
-/** A row of the jobs table (migration 030), numbers as JS numbers (none of them nears 2^53). */
+/** A row of the jobs table (migration 030, rebuilt by 062), numbers as JS numbers (none of them nears 2^53). */
 export interface JobRow {
   id: number;
   user_id: number;

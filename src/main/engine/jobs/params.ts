@@ -34,11 +34,23 @@ export const CSV_DIALECTS: readonly CsvDialect[] = ['excel', 'plain'];
  */
 export const DEFAULT_CSV_DIALECT: CsvDialect = 'excel';
 
+/**
+ * A GEXF file's time slices (issue 16; our extension `gexf_dynamic`): none (a static graph: each
+ * edge carries its first and last time), or hour, day or week slices (UTC; weeks from Monday):
+ * each edge is present in the slices in which it happened, with its count there as the dynamic
+ * weight, so Gephi's timeline plays the network.
+ */
+export type GexfSlice = 'hour' | 'day' | 'week';
+export const GEXF_SLICES: readonly GexfSlice[] = ['hour', 'day', 'week'];
+export const GEXF_SLICE_US: Record<GexfSlice, number> = { hour: 3_600_000_000, day: 86_400_000_000, week: 604_800_000_000 };
+
 export interface JobOutput {
   output_format: OutputFormat;
   compress: boolean;
   /** Only for output_format csv. Stored in jobs.params_json (no column of its own: see csvDialectOf). */
   csv_dialect?: CsvDialect;
+  /** Only for output_format gexf, when time-sliced. Stored in jobs.params_json like csv_dialect. */
+  gexf_dynamic?: GexfSlice;
 }
 
 /**
@@ -52,5 +64,15 @@ export function csvDialectOf(job: { params_json: string }): CsvDialect {
     return v === 'plain' ? 'plain' : 'excel';
   } catch {
     return 'excel';
+  }
+}
+
+/** A GEXF job's time slices, or null for a static graph (no key: a job that did not ask). */
+export function gexfSliceOf(job: { params_json: string }): GexfSlice | null {
+  try {
+    const v = (JSON.parse(job.params_json) as { gexf_dynamic?: unknown }).gexf_dynamic;
+    return GEXF_SLICES.includes(v as GexfSlice) ? (v as GexfSlice) : null;
+  } catch {
+    return null;
   }
 }

@@ -4,7 +4,7 @@ import { countReplies, parseQuery } from '../search';
 import type { Db } from '../store/db';
 import type { OutputFormat } from './job-row';
 import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
-import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, type CsvDialect, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
+import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, type CsvDialect, type GexfSlice, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
 
 // Validation of the job-creating requests (spec 4.6 and 4.7), whatever carried them: the query
 // string, a JSON body or a form body (docs/decisions.md "Job parameters"). Every refusal is a 422
@@ -13,8 +13,8 @@ import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, type CsvDialect, type JobOutput, typ
 
 export type RawParams = Record<string, unknown>;
 
-const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect'];
-const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect'];
+const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic'];
+const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic'];
 
 function once(name: string, raw: unknown): unknown {
   if (Array.isArray(raw)) throw fail.invalid(name, 'give it once, not several times.');
@@ -55,13 +55,15 @@ function compress(raw: unknown): boolean {
   throw fail.invalid('compress', `expected true or false, got '${preview(String(v))}'.`);
 }
 
-const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'xlsx'];
+// gexf and parquet are our extensions (issue 16): a network of the rows' users for Gephi, and typed
+// columns for pandas, Polars, R and DuckDB.
+const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'xlsx', 'gexf', 'parquet'];
 
 function outputFormat(raw: unknown): OutputFormat {
   const v = once('output_format', raw);
   if (v === undefined || v === null || v === '') return 'json';
   const s = String(v).toLowerCase() as OutputFormat;
-  if (!FORMATS.includes(s)) throw fail.invalid('output_format', `expected csv, json or xlsx, got '${preview(String(v))}'.`);
+  if (!FORMATS.includes(s)) throw fail.invalid('output_format', `expected json, csv, xlsx, gexf or parquet, got '${preview(String(v))}'.`);
   return s;
 }
 
@@ -80,6 +82,21 @@ function csvDialect(raw: unknown, format: OutputFormat): CsvDialect | undefined 
   return s;
 }
 
+/**
+ * gexf_dynamic (our extension, issue 16): hour, day or week slices for a GEXF file whose edges
+ * play on Gephi's timeline; true means day, false (or leaving it out) a static graph. With
+ * another output_format it is a 422, as csv_dialect is with a file that is not CSV.
+ */
+function gexfDynamic(raw: unknown, format: OutputFormat): GexfSlice | undefined {
+  const v = once('gexf_dynamic', raw);
+  if (v === undefined || v === null || v === '') return undefined;
+  const s = String(v).toLowerCase();
+  const slice: GexfSlice | null | undefined = s === 'true' || s === '1' ? 'day' : s === 'false' || s === '0' ? null : GEXF_SLICES.find((x) => x === s);
+  if (slice === undefined) throw fail.invalid('gexf_dynamic', `expected hour, day, week, true (day) or false, got '${preview(String(v))}'.`);
+  if (format !== 'gexf') throw fail.invalid('gexf_dynamic', `applies to output_format=gexf only, and this job writes ${format}: leave it out, or ask for gexf.`);
+  return slice ?? undefined;
+}
+
 function searchType(raw: unknown): SearchType {
   const v = once('type', raw);
   if (v === undefined || v === null || v === '') return 'Latest';
@@ -92,7 +109,8 @@ function searchType(raw: unknown): SearchType {
 export function parseOutput(raw: RawParams): JobOutput {
   const format = outputFormat(raw.output_format);
   const dialect = csvDialect(raw.csv_dialect, format);
-  return { output_format: format, compress: compress(raw.compress), ...(dialect ? { csv_dialect: dialect } : {}) };
+  const slice = gexfDynamic(raw.gexf_dynamic, format);
+  return { output_format: format, compress: compress(raw.compress), ...(dialect ? { csv_dialect: dialect } : {}), ...(slice ? { gexf_dynamic: slice } : {}) };
 }
 
 export interface ParsedJob<P> {

@@ -107,7 +107,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
       job = getJob(db, job.id)!;
       if (ctx.stopRequested?.()) return 'stopped';
     }
-    const out = await finalizeOutput(dataDir, job, new Date(clock.nowMs()), ctx.xlsx);
+    const out = await finalizeOutput(db, dataDir, job, new Date(clock.nowMs()), ctx.xlsx);
     completeJob(db, job.id, workerId, {
       file: out.file,
       token: job.datafile_token ?? ctx.ids.randomHex(24),

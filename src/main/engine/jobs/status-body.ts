@@ -1,12 +1,13 @@
 import type { JobRow } from './job-row';
-import { csvDialectOf, type CsvDialect } from './params';
+import { csvDialectOf, gexfSliceOf, type CsvDialect, type GexfSlice } from './params';
 
 /**
  * The body of GET /jobs/<job_id> (spec 2.6 and 4.8), also the `data` of the job_finished webhook
  * (spec 6). Spec fields: job_id, status, result {is_compressed, datafile_url} once processed.
  * Extensions (docs/api.md): kind, progress and progress_total (rows), message on error (and on a
  * reply job's success short of its total: jobNote), times as ISO 8601, and
- * result.rows/bytes/output_format/file_name, result.csv_dialect for a CSV file, and
+ * result.rows/bytes/output_format/file_name, result.csv_dialect for a CSV file,
+ * result.gexf_dynamic for a time-sliced GEXF file, and
  * result.file_deleted_at/file_deleted_by once the file was deleted (migration 060).
  */
 export interface JobStatusBody {
@@ -27,6 +28,8 @@ export interface JobStatusBody {
     output_format: JobRow['output_format'];
     /** A CSV file's dialect (issue 16): excel or plain. */
     csv_dialect?: CsvDialect;
+    /** A time-sliced GEXF file's slices (issue 16): hour, day or week. */
+    gexf_dynamic?: GexfSlice;
     file_name: string;
     rows: number;
     bytes: number;
@@ -89,6 +92,7 @@ export function jobStatusBody(job: JobRow, baseUrl: string, walk?: { pages: numb
       datafile_url: datafileUrl(baseUrl, job),
       output_format: job.output_format,
       ...(job.output_format === 'csv' ? { csv_dialect: csvDialectOf(job) } : {}),
+      ...(job.output_format === 'gexf' && gexfSliceOf(job) ? { gexf_dynamic: gexfSliceOf(job)! } : {}),
       file_name: job.result_file,
       rows: job.result_rows ?? 0,
       bytes: job.result_bytes ?? 0,

@@ -23,6 +23,7 @@ import m058 from './migrations/058_attempt_progress';
 import m059 from './migrations/059_upstream_account';
 import m060 from './migrations/060_export_retention';
 import m061 from './migrations/061_upstream_spend_booked';
+import m062 from './migrations/062_output_formats';
 import m063 from './migrations/063_webhook_secret_keychain';
 
 export interface Migration {
@@ -57,5 +58,6 @@ export const migrations: readonly Migration[] = [
   { id: 59, name: '059_upstream_account', sql: m059, foreignKeysOff: true },
   { id: 60, name: '060_export_retention', sql: m060 },
   { id: 61, name: '061_upstream_spend_booked', sql: m061 },
+  { id: 62, name: '062_output_formats', sql: m062, foreignKeysOff: true },
   { id: 63, name: '063_webhook_secret_keychain', sql: m063 },
 ];

@@ -16,12 +16,14 @@ export interface NewJob {
 }
 
 /**
- * The job's validated parameters, and its csv_dialect when it writes CSV: output_format and
- * compress have columns of their own (migration 030); the dialect lives in this JSON instead
- * (params.ts csvDialectOf) so that it needs no schema change.
+ * The job's validated parameters, with its csv_dialect when it writes CSV and its gexf_dynamic
+ * when it writes a time-sliced GEXF file: output_format and compress have columns of their own
+ * (migration 030); these live in this JSON instead (params.ts csvDialectOf, gexfSliceOf), so that
+ * they need no schema change.
  */
 function paramsJson(job: NewJob): string {
-  return JSON.stringify(job.output.csv_dialect ? { ...job.params, csv_dialect: job.output.csv_dialect } : job.params);
+  const { csv_dialect, gexf_dynamic } = job.output;
+  return JSON.stringify({ ...job.params, ...(csv_dialect ? { csv_dialect } : {}), ...(gexf_dynamic ? { gexf_dynamic } : {}) });
 }
 
 /**

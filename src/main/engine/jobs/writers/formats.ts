@@ -3,11 +3,14 @@ import { detailTweetJson } from '../../serialize/tweet-json';
 import type { TweetRow } from '../tweet-row';
 import { flattenTweet } from './columns';
 import { csvHeader, csvLine } from './csv';
+import { parquetRowJson } from './parquet';
 
 /**
  * How each output format is staged while a job collects rows. JSON and CSV are staged in their
  * final form (the staged file becomes the data file); XLSX cannot be appended to, so its rows are
  * staged as one JSON array of cells per line and the workbook is built from them at the end.
+ * Parquet is staged as one typed JSON object per line (writers/parquet.ts), GEXF as the rows'
+ * post ids, one a line: its network is built from the corpus at the end (writers/gexf-graph.ts).
  */
 export interface StagedFormat {
   /** Extension of the staged file. */
@@ -69,11 +72,40 @@ const xlsx: StagedFormat = {
   },
 };
 
-export const stagedFormats: Record<OutputFormat, StagedFormat> = { json, csv, xlsx };
+const parquet: StagedFormat = {
+  stagingExt: 'parquet.jsonl',
+  ext: 'parquet',
+  header: '',
+  footer: '',
+  encode(rows, wallets) {
+    let out = '';
+    rows.forEach((r, i) => {
+      out += parquetRowJson(r, wallets[i]) + '\n';
+    });
+    return out;
+  },
+};
+
+const gexf: StagedFormat = {
+  stagingExt: 'post-ids.txt',
+  ext: 'gexf',
+  header: '',
+  footer: '',
+  encode(rows) {
+    let out = '';
+    for (const r of rows) out += `${r.id}\n`;
+    return out;
+  },
+};
+
+export const stagedFormats: Record<OutputFormat, StagedFormat> = { json, csv, xlsx, gexf, parquet };
 
 export const contentTypes: Record<OutputFormat | 'zip', string> = {
   json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  // GEXF's customary type (it has no IANA registration); Parquet's IANA type (registered 2024).
+  gexf: 'application/gexf+xml',
+  parquet: 'application/vnd.apache.parquet',
   zip: 'application/zip',
 };

@@ -108,6 +108,8 @@ function FilterBar({ filter, onChange, shown, total }: { filter: ExportFilter; o
           <option value="csv">CSV</option>
           <option value="json">JSON</option>
           <option value="xlsx">XLSX</option>
+          <option value="parquet">Parquet</option>
+          <option value="gexf">GEXF</option>
         </select>
       </label>
       <label>

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { CsvDialect, JobParams, OutputFormat } from '../../../../shared/contract';
+import type { CsvDialect, GexfSlice, JobParams, OutputFormat } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { ErrorState } from '../../components/States';
 import { fmtInt } from '../../format';
@@ -8,6 +8,15 @@ import { CSV_DIALECT_LABELS, useCsvDialect } from '../../stores/csv-dialect';
 import { useUi } from '../../stores/ui';
 
 const ID = /^\d{1,19}$/;
+
+/** One line on what each file format is for, under the format's choice. */
+const FORMAT_HINTS: Record<OutputFormat, string> = {
+  json: 'output_format=json: every field of every post, as the API gives it.',
+  csv: 'output_format=csv: one row per post, for spreadsheets and scripts.',
+  xlsx: 'output_format=xlsx: opens in Excel with dates, filters and widths set.',
+  parquet: 'output_format=parquet: the CSV columns, typed (ids as text, times in UTC): for pandas, Polars, R and DuckDB.',
+  gexf: "output_format=gexf: the posts' accounts as a network (replies, mentions, quotes, retweets) for Gephi.",
+};
 
 /** Both job kinds with every parameter of spec 4.6 / 4.7, and the credit hold shown before starting. */
 export function JobForm() {
@@ -25,6 +34,9 @@ export function JobForm() {
   // Starts with Settings > CSV files; sent only with csv (the API refuses it with another format).
   const [dialect, setDialect] = useState<CsvDialect>(useCsvDialect.getState().dialect);
   const csvDialect = format === 'csv' ? { csv_dialect: dialect } : {};
+  // Sent only with gexf, and only when sliced (the API refuses it with another format).
+  const [slice, setSlice] = useState<GexfSlice | 'static'>('static');
+  const gexfDynamic = format === 'gexf' && slice !== 'static' ? { gexf_dynamic: slice } : {};
   const toast = useUi((s) => s.toast);
   useEffect(() => {
     if (query.get('new') === 'search' || query.get('new') === 'replies') setKind(query.get('new') as 'replies' | 'search');
@@ -50,6 +62,7 @@ export function JobForm() {
           compress,
           output_format: format,
           ...csvDialect,
+          ...gexfDynamic,
         }
       : {
           kind,
@@ -61,6 +74,7 @@ export function JobForm() {
           compress,
           output_format: format,
           ...csvDialect,
+          ...gexfDynamic,
         };
   const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0, staleTime: 0 });
   // Over the threshold set in Settings > Sources, a walk through the upstream starts only once confirmed.
@@ -109,13 +123,32 @@ export function JobForm() {
         <Field label="Maximum posts" hint={kind === 'search' ? 'max_count: default 20.' : 'max_count: default all replies.'}>
           <input value={maxCount} onChange={(e) => setMaxCount(e.target.value)} inputMode="numeric" placeholder={kind === 'search' ? '20' : 'all'} />
         </Field>
-        <Field label="File format" hint="output_format: json has every field; xlsx opens in Excel with dates, filters and widths set.">
+        <Field label="File format" hint={FORMAT_HINTS[format]}>
           <select value={format} onChange={(e) => setFormat(e.target.value as OutputFormat)} aria-label="File format">
             <option value="json">JSON</option>
             <option value="csv">CSV</option>
             <option value="xlsx">Excel (xlsx)</option>
+            <option value="parquet">Parquet</option>
+            <option value="gexf">Network (GEXF)</option>
           </select>
         </Field>
+        {format === 'gexf' ? (
+          <Field
+            label="Timeline"
+            hint={
+              slice === 'static'
+                ? 'No gexf_dynamic: one network; each edge keeps its first and last time.'
+                : `gexf_dynamic=${slice}: each edge appears on Gephi's timeline in the ${slice}s it happened, weighted by its posts there.`
+            }
+          >
+            <select value={slice} onChange={(e) => setSlice(e.target.value as GexfSlice | 'static')} aria-label="GEXF timeline">
+              <option value="static">None (static)</option>
+              <option value="hour">By hour</option>
+              <option value="day">By day</option>
+              <option value="week">By week</option>
+            </select>
+          </Field>
+        ) : null}
         {format === 'csv' ? (
           <Field
             label="CSV for"

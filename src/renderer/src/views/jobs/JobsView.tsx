@@ -36,7 +36,7 @@ export function JobsView() {
       [
         col.accessor('job_id', { header: 'Job', size: 64, meta: { numeric: true } }),
         col.accessor((j) => describe(j), { id: 'what', header: 'Collection', size: 220, meta: { grow: true }, cell: (c) => <span className="truncate" title={c.getValue()}>{c.getValue()}</span> }),
-        col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.csv_dialect === 'plain' ? ' · plain' : ''}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 110 }),
+        col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.csv_dialect === 'plain' ? ' · plain' : ''}${j.params.gexf_dynamic ? ` · ${String(j.params.gexf_dynamic)}` : ''}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 110 }),
         col.accessor('status', {
           header: 'Status',
           size: 100,
