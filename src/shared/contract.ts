@@ -439,6 +439,17 @@ export interface LedgerEntry {
   memo: string;
 }
 
+export interface WebhookTestResult {
+  url: string;
+  /** The receiver answered HTTP 200. */
+  ok: boolean;
+  http_status: number | null;
+  error: string | null;
+  /** Carried X-Skein-Signature (the user has a secret). */
+  signed: boolean;
+  duration_ms: number;
+}
+
 export interface WebhookDelivery {
   id: number;
   job_id: number;
@@ -663,6 +674,8 @@ export interface Handlers {
 
   /** secret: 16 to 256 printable characters; absent keeps the current one, null removes it. */
   'webhooks.set': (args: { user_id: number; url: string | null; secret?: string | null }) => Promise<ApiUserRow>;
+  /** One signed POST of {"event":"test",...} to the user's webhook URL; not a delivery of a job, so not logged. */
+  'webhooks.test': (args: { user_id: number }) => Promise<WebhookTestResult>;
   'webhooks.deliveries': (args: { user_id?: number }) => Promise<WebhookDelivery[]>;
   'inbox.get': () => Promise<{ url: string | null; entries: InboxEntry[] }>;
 
@@ -689,7 +702,7 @@ export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'post.context', 'article.get',
   'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
-  'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.deliveries', 'inbox.get',
+  'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.test', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',
 ] as const satisfies readonly HandlerName[];
 

@@ -137,8 +137,17 @@ describe('the app in a real browser (headless mode)', () => {
     await page.goto(`${skein.url}/#/settings`);
     await page.getByRole('button', { name: 'Use the inbox' }).click();
     expect(await page.getByLabel('Webhook URL').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/inbox\/[0-9a-f]+$/);
-    await page.locator('#webhook-title').locator('..').getByRole('button', { name: 'Save' }).click();
+    await page.locator('#webhook-title').locator('..').getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/^Saved: jobs of app are announced at http/).waitFor(); // the save is confirmed
     await expect.poll(() => page.locator('[aria-label="API users"] .body-row').first().textContent()).toContain('/inbox/');
+    // A test event reaches the inbox at once, signed or not as the secret says, and is no delivery.
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    expect(await page.getByTestId('webhook-test-result').textContent()).toMatch(/^The receiver answered HTTP 200 in \d+ ms/);
+    const inbox = page.locator('[aria-label="Webhook inbox"] .body-row').first();
+    await expect.poll(() => inbox.textContent()).toContain('"event":"test"');
+    expect(await page.locator('[aria-label="Webhook deliveries"] .body-row').count()).toBe(0);
+    await page.locator('#webhook-title').scrollIntoViewIfNeeded();
+    await screenshot(page, 'app-settings-webhook-test');
   });
 
   it('starts a search job in xlsx, shows the credit hold, and watches it reach success', async () => {
@@ -191,6 +200,14 @@ describe('the app in a real browser (headless mode)', () => {
     await page.locator('#keys-title').scrollIntoViewIfNeeded();
     await screenshot(page, 'app-settings-keys');
     await keyRow.getByRole('button', { name: /Revoke/ }).click();
+    // Revoking asks first; Keep changes nothing.
+    const ask = page.getByRole('alertdialog', { name: /^Revoke key sk_/ });
+    expect(await ask.textContent()).toMatch(/Scripts using it get 401 at once, and it cannot be undone\. It is e2e_analyst's last active key/);
+    await screenshot(page, 'app-settings-revoke-confirm');
+    await ask.getByRole('button', { name: 'Keep' }).click();
+    expect(await keyRow.textContent()).toContain('active');
+    await keyRow.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => keyRow.textContent()).toContain('revoked');
     const after = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);

@@ -12,7 +12,7 @@ import { deleteExport, listExports, listPartialFiles, previewExport, removeParti
 import { appInbox } from './inbox';
 import { startImport } from './imports';
 import {
-  createApiKey, deliveries, grantCredits, ledgerOf, listApiKeys, listUsers, revokeApiKey, setLimit, setWebhook,
+  createApiKey, deliveries, grantCredits, ledgerOf, listApiKeys, listUsers, revokeApiKey, setLimit, setWebhook, testWebhook,
 } from './settings';
 import { removeUpstream, setUpstream, setUpstreamKey, testUpstream, upstreamState, type UpstreamKeyStore } from './upstream';
 
@@ -93,6 +93,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'credits.grant': async (args) => grantCredits(engine, args),
     'credits.ledger': async (args) => ledgerOf(engine, args),
     'webhooks.set': async (args) => setWebhook(engine, args),
+    'webhooks.test': async (args) => testWebhook(engine, args),
     'webhooks.deliveries': async (args) => deliveries(engine, args),
     'inbox.get': async () => appInbox(engine, deps.apiUrl()),
     'data.import': async (args) => startImport(engine, deps.events, args, imports),

@@ -3,7 +3,7 @@ import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { createKey, findUserById, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../keys';
 import { balanceOf, grant, latestTransfersOf, upstreamItemsOf } from '../ledger';
-import { checkWebhookSecret, setWebhook as setUserWebhook, webhookSettings } from '../webhooks';
+import { checkWebhookSecret, sendTestEvent, setWebhook as setUserWebhook, type TestEventOutcome, webhookSettings } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
 
 // Settings are the analyst's own bookkeeping, not data reads: they are not metered.
@@ -139,6 +139,13 @@ export async function setWebhook(engine: Engine, raw: unknown): Promise<ApiUserR
   userRow(engine, userId);
   await setUserWebhook(engine, userId, url, secret);
   return userRow(engine, userId);
+}
+
+/** "Send a test event": one signed POST to the user's webhook URL; its outcome is the answer. */
+export async function testWebhook(engine: Engine, raw: unknown): Promise<TestEventOutcome> {
+  const userId = userIdArg(record(raw));
+  userRow(engine, userId);
+  return sendTestEvent(engine, userId);
 }
 
 interface DeliveryDbRow {

@@ -1,6 +1,7 @@
 // Webhooks (spec section 6): the outbox, its dispatcher, the delivery log, per-user settings and
 // the inbox extension.
 export { WebhookDispatcher } from './dispatcher';
+export { sendTestEvent, type TestEventOutcome } from './test-event';
 export { deliverWebhook, WEBHOOK_TIMEOUT_MS } from './deliver';
 export { SIGNATURE_HEADER, signatureHeader } from './sign';
 export { setWebhook, webhookSettings, checkWebhookUrl, type WebhookSettings } from './settings';

@@ -31,6 +31,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const toasts = useUi((s) => s.toasts);
   const dismiss = useUi((s) => s.dismiss);
   const down = useConnection((s) => s.down);
+  const collapsed = useUi((s) => s.sidebarCollapsed);
+  const setCollapsed = useUi((s) => s.setSidebarCollapsed);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -49,7 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
   }, []);
 
   return (
-    <div className="shell">
+    <div className={`shell ${collapsed ? 'collapsed' : ''}`}>
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <nav className="sidebar" aria-label="Sections">
         <div className="brand">
@@ -63,13 +65,34 @@ export function Layout({ children }: { children: ReactNode }) {
               <li key={item.path}>
                 <a href={`#${item.path}`} aria-current={current ? 'page' : undefined} title={`${item.label} (Alt+${i + 1})`}>
                   <span className="nav-icon"><Icon name={item.icon} /></span>
-                  {item.label}
+                  <span className="nav-label">{item.label}</span>
                 </a>
               </li>
             );
           })}
         </ul>
-        <div className="sidebar-foot muted small">{isDesktop ? 'Desktop app' : 'Headless mode'}</div>
+        {/* Notices sit in the sidebar's free space, where they cover nothing of a view (issue 15). */}
+        <div className="toasts" role="status" aria-live="polite">
+          {toasts.map((t) => (
+            <div key={t.id} className={`toast ${t.tone}`}>
+              <span>{t.text}</span>
+              <button type="button" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
+            </div>
+          ))}
+        </div>
+        <div className="sidebar-foot muted small">
+          <span className="nav-label">{isDesktop ? 'Desktop app' : 'Headless mode'}</span>
+          <button
+            type="button"
+            className="link small sidebar-toggle"
+            aria-pressed={collapsed}
+            title={collapsed ? 'Show the section names' : 'Show icons only'}
+            onClick={() => setCollapsed(!collapsed)}
+          >
+            {collapsed ? '»' : '«'}
+            <span className="sr-only">{collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}</span>
+          </button>
+        </div>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
         {down ? (
@@ -80,14 +103,6 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : null}
         {children}
       </main>
-      <div className="toasts" role="status" aria-live="polite">
-        {toasts.map((t) => (
-          <div key={t.id} className={`toast ${t.tone}`}>
-            <span>{t.text}</span>
-            <button type="button" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
-          </div>
-        ))}
-      </div>
     </div>
   );
 }

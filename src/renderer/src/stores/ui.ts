@@ -17,7 +17,22 @@ interface UiState {
   /** Settings: the user whose ledger and webhook are shown. */
   settingsUserId: number | null;
   setSettingsUserId(id: number | null): void;
+  /** The sidebar shows icons only (the analyst's choice, kept on this machine). */
+  sidebarCollapsed: boolean;
+  setSidebarCollapsed(collapsed: boolean): void;
 }
+
+const SIDEBAR_KEY = 'skein.sidebarCollapsed';
+const storedCollapsed = (): boolean => {
+  try {
+    return window.localStorage.getItem(SIDEBAR_KEY) === '1';
+  } catch {
+    return false;
+  }
+};
+// At most this many notices at once, the oldest dropped: a burst of events (ten jobs ending)
+// must not pile up a column of notices.
+const MAX_TOASTS = 3;
 
 let nextToast = 1;
 // A notice stays 6 s: long enough to read two lines.
@@ -27,7 +42,7 @@ export const useUi = create<UiState>((set) => ({
   toasts: [],
   toast(text, tone = 'info') {
     const id = nextToast++;
-    set((s) => ({ toasts: [...s.toasts.slice(-4), { id, text, tone }] }));
+    set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { id, text, tone }] }));
     setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS);
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
@@ -35,4 +50,13 @@ export const useUi = create<UiState>((set) => ({
   setShowRawJson: (open) => set({ showRawJson: open }),
   settingsUserId: null,
   setSettingsUserId: (id) => set({ settingsUserId: id }),
+  sidebarCollapsed: storedCollapsed(),
+  setSidebarCollapsed(collapsed) {
+    try {
+      window.localStorage.setItem(SIDEBAR_KEY, collapsed ? '1' : '0');
+    } catch {
+      // In force for this session.
+    }
+    set({ sidebarCollapsed: collapsed });
+  },
 }));

@@ -2,6 +2,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { ApiKeyRow } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
+import { useUi } from '../../stores/ui';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState } from '../../components/States';
 import { fmtDateTime, DATE_TIME_PX } from '../../format';
@@ -19,6 +20,9 @@ export function KeysSection() {
   const [user, setUser] = useState('analyst');
   const [credits, setCredits] = useState('1000');
   const [copied, setCopied] = useState(false);
+  // Revoking cannot be undone: it asks first, naming the key and what stops working.
+  const [confirming, setConfirming] = useState<ApiKeyRow | null>(null);
+  const toast = useUi((s) => s.toast);
   const columns = useMemo(
     () =>
       [
@@ -39,13 +43,13 @@ export function KeysSection() {
           meta: { grow: true },
           cell: (c) =>
             c.row.original.revoked_ms ? null : (
-              <button type="button" className="subtle small danger" onClick={() => revoke.mutate({ key_id: c.row.original.id })} aria-label={`Revoke key ${c.row.original.prefix}`}>
+              <button type="button" className="subtle small danger" onClick={() => setConfirming(c.row.original)} aria-label={`Revoke key ${c.row.original.prefix}`}>
                 Revoke
               </button>
             ),
         }),
       ] as ColumnDef<ApiKeyRow, unknown>[],
-    [revoke],
+    [],
   );
   // Starting credits are a new user's whole opening balance; an existing user keeps its balance
   // (the engine refuses credits for it), so the field is off while the name is taken.
@@ -89,6 +93,30 @@ export function KeysSection() {
         </div>
       ) : null}
       {create.error ? <ErrorState error={create.error} /> : null}
+      {confirming ? (
+        <div className="retry-confirm delete-confirm" role="alertdialog" aria-label={`Revoke key ${confirming.prefix}`}>
+          <span className="estimate">
+            Revoke <code>{confirming.prefix}…</code> of {confirming.user_name}? Scripts using it get 401 at once, and it cannot be undone.
+            {keys.data && keys.data.filter((k) => k.user_name === confirming.user_name && !k.revoked_ms).length === 1
+              ? ` It is ${confirming.user_name}'s last active key: the data file URLs of ${confirming.user_name}'s jobs stop working too (the files stay in Exports).`
+              : ''}
+          </span>
+          <button
+            type="button"
+            className="danger-fill"
+            disabled={revoke.isPending}
+            onClick={() =>
+              revoke.mutate(
+                { key_id: confirming.id },
+                { onSuccess: () => toast(`Revoked ${confirming.prefix}….`, 'ok'), onSettled: () => setConfirming(null) },
+              )
+            }
+          >
+            {revoke.isPending ? 'Revoking…' : 'Revoke key'}
+          </button>
+          <button type="button" className="subtle" onClick={() => setConfirming(null)}>Keep</button>
+        </div>
+      ) : null}
       {revoke.error ? <ErrorState error={revoke.error} /> : null}
       {keys.error ? <ErrorState error={keys.error} /> : (
         <DataTable label="API keys" data={keys.data ?? []} columns={columns} getRowId={(k) => String(k.id)} height={220} empty="No keys yet." />

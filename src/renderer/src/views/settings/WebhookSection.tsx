@@ -20,6 +20,8 @@ export function WebhookSection() {
   const user = users.data?.find((u) => u.id === selectedId) ?? users.data?.[0] ?? null;
   const deliveries = useSkein('webhooks.deliveries', user ? { user_id: user.id } : {}, { enabled: user !== null, staleTime: 0 });
   const save = useSkeinMutation('webhooks.set', ['users.list']);
+  const test = useSkeinMutation('webhooks.test', ['inbox.get']);
+  const toast = useUi((s) => s.toast);
   const [url, setUrl] = useState('');
   const [openEntry, setOpenEntry] = useState<number | null>(null);
   const shown = inbox.data?.entries.find((e) => e.id === openEntry) ?? null;
@@ -47,8 +49,14 @@ export function WebhookSection() {
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (user) save.mutate({ user_id: user.id, url: url.trim() || null });
+    if (!user) return;
+    test.reset();
+    save.mutate(
+      { user_id: user.id, url: url.trim() || null },
+      { onSuccess: (u) => toast(u.webhook_url ? `Saved: jobs of ${u.name} are announced at ${u.webhook_url}.` : `Saved: jobs of ${u.name} are not announced.`, 'ok') },
+    );
   };
+  const saved = user?.webhook_url ?? null;
   return (
     <section className="card" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Webhook</h2>
@@ -62,8 +70,26 @@ export function WebhookSection() {
         </label>
         {inbox.data?.url ? <button type="button" className="subtle" onClick={() => setUrl(inbox.data.url ?? '')}>Use the inbox</button> : null}
         <button type="submit" disabled={!user || save.isPending}>Save</button>
+        <button
+          type="button"
+          className="subtle"
+          disabled={!user || !saved || url.trim() !== saved || test.isPending}
+          title={saved ? `POST a test event to ${saved}` : 'Save a URL first'}
+          onClick={() => user && test.mutate({ user_id: user.id })}
+        >
+          {test.isPending ? 'Sending…' : 'Send a test event'}
+        </button>
       </form>
       {save.error ? <ErrorState error={save.error} /> : null}
+      {test.error ? <ErrorState error={test.error} /> : null}
+      {test.data ? (
+        <p className={`small ${test.data.ok ? 'ok-text' : 'error-text'}`} role="status" data-testid="webhook-test-result">
+          {test.data.ok
+            ? `The receiver answered HTTP 200 in ${test.data.duration_ms} ms: deliveries will count as delivered.`
+            : `Not delivered: ${test.data.error ?? `HTTP ${test.data.http_status}`}`}{' '}
+          {test.data.signed ? 'The call was signed (X-Skein-Signature).' : 'The call was not signed (no secret).'} A test event is <code>{'{"event":"test",…}'}</code> and is not listed under deliveries.
+        </p>
+      ) : null}
       {user ? <WebhookSecret user={user} /> : null}
       <h3>Recent deliveries</h3>
       {deliveries.error ? <ErrorState error={deliveries.error} /> : (
