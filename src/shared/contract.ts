@@ -265,6 +265,11 @@ export interface JobRow {
   /** The parameters as given (ids as strings). */
   params: Record<string, unknown>;
   status: JobStatus;
+  /**
+   * The analyst cancelled it. The API's status stays 'error' (the spec has no other end state for a
+   * job that did not finish); the app shows it as its own state, not as a failure.
+   */
+  cancelled: boolean;
   progress: number;
   progress_total: number | null;
   attempts: number;
@@ -719,7 +724,8 @@ export function isHandlerName(name: string): name is HandlerName {
 // The event map: what the engine tells the renderer without being asked.
 export interface Events {
   'job.progress': { job_id: number; status: JobStatus; progress: number; progress_total: number | null };
-  'job.finished': { job_id: number; status: 'success' | 'error'; message: string | null };
+  /** cancelled: the analyst cancelled it (status stays 'error', as the API says it). */
+  'job.finished': { job_id: number; status: 'success' | 'error'; cancelled: boolean; message: string | null };
   'import.progress': ImportProgress;
   'webhook.delivery': WebhookDelivery;
   'inbox.received': InboxEntry;

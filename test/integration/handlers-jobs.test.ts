@@ -65,11 +65,13 @@ describe('handlers: jobs and exports', () => {
   });
 
   it('runs a reply collection, cancels a pending job, and retries it as a new job', async () => {
-    const { h, tour, runner, close } = setup();
+    const { h, tour, runner, events, close } = setup();
     await runner.stop();
     const { job_id } = await h['jobs.create']({ kind: 'replies', tweet_id: tour.large_conversation_root.id_str, output_format: 'json' });
     const cancelled = await h['jobs.cancel']({ job_id });
-    expect(cancelled).toMatchObject({ status: 'error', message: 'Cancelled by the user' });
+    // The API's status stays 'error'; the app knows it was cancelled, and its event says so.
+    expect(cancelled).toMatchObject({ status: 'error', cancelled: true, message: 'Cancelled by the user' });
+    await expect.poll(() => of(events, 'job.finished').find((e) => e.job_id === job_id)).toMatchObject({ status: 'error', cancelled: true });
     // What a retry would hold is shown before it starts, and is what the first job held.
     const first = await h['jobs.estimate']({ kind: 'replies', tweet_id: tour.large_conversation_root.id_str, output_format: 'json' });
     expect(await h['jobs.retryEstimate']({ job_id })).toEqual(first);

@@ -5,7 +5,9 @@ import type { EventHub } from '../engine/handlers/event-hub';
 export function notifyJobEnds(events: EventHub, win: () => BrowserWindow | null): () => void {
   return events.subscribe((name, payload) => {
     if (name !== 'job.finished' || !Notification.isSupported()) return;
-    const e = payload as { job_id: number; status: string; message: string | null };
+    const e = payload as { job_id: number; status: string; cancelled: boolean; message: string | null };
+    // The analyst cancelled it here: no notification needed.
+    if (e.cancelled) return;
     const n = new Notification({
       title: e.status === 'success' ? `Job ${e.job_id} finished` : `Job ${e.job_id} failed`,
       body: e.status === 'success' ? 'Its data file is in Exports.' : (e.message ?? 'See Jobs for the reason.'),

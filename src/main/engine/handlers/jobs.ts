@@ -94,6 +94,7 @@ export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string):
     user_name: job.user_name ?? '',
     params: { ...params, output_format: job.output_format, compress: job.compress === 1 },
     status: job.status,
+    cancelled: job.status === 'error' && job.cancel_requested === 1,
     progress: job.progress,
     progress_total: job.progress_total,
     attempts: job.attempts,

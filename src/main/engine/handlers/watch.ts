@@ -71,10 +71,10 @@ export class StoreWatcher {
   }
 
   private tickJobs(): void {
-    let rows: { id: number; status: JobStatus; progress: number; progress_total: number | null; last_error: string | null; updated_at_ms: number }[];
+    let rows: { id: number; status: JobStatus; progress: number; progress_total: number | null; last_error: string | null; cancel_requested: number; updated_at_ms: number }[];
     try {
       rows = this.engine.db
-        .prepare('SELECT id, status, progress, progress_total, last_error, updated_at_ms FROM jobs WHERE updated_at_ms >= ? ORDER BY updated_at_ms LIMIT ?')
+        .prepare('SELECT id, status, progress, progress_total, last_error, cancel_requested, updated_at_ms FROM jobs WHERE updated_at_ms >= ? ORDER BY updated_at_ms LIMIT ?')
         .all(this.jobsSinceMs, BATCH) as typeof rows;
     } catch {
       return;
@@ -86,7 +86,12 @@ export class StoreWatcher {
       this.jobs.set(j.id, { status: j.status, progress: j.progress });
       this.hub.emit('job.progress', { job_id: j.id, status: j.status, progress: j.progress, progress_total: j.progress_total });
       if ((j.status === 'success' || j.status === 'error') && before?.status !== j.status) {
-        this.hub.emit('job.finished', { job_id: j.id, status: j.status, message: j.status === 'error' ? (j.last_error ?? 'The job failed.') : null });
+        this.hub.emit('job.finished', {
+          job_id: j.id,
+          status: j.status,
+          cancelled: j.status === 'error' && j.cancel_requested === 1,
+          message: j.status === 'error' ? (j.last_error ?? 'The job failed.') : null,
+        });
       }
     }
   }

@@ -26,7 +26,9 @@ export function useEngineEvents(): void {
       bridge.on('job.progress', refreshJobs),
       bridge.on('job.finished', (e) => {
         for (const key of ['jobs.list', 'jobs.get', 'exports.list', 'exports.partials', 'credits.ledger', 'users.list']) void client.invalidateQueries({ queryKey: [key] });
-        toast(e.status === 'success' ? `Job ${e.job_id} finished.` : `Job ${e.job_id} failed: ${e.message ?? 'unknown error'}`, e.status === 'success' ? 'ok' : 'error');
+        if (e.status === 'success') toast(`Job ${e.job_id} finished.`, 'ok');
+        else if (e.cancelled) toast(`Job ${e.job_id} cancelled. Its hold is released; what it collected stays charged.`, 'info');
+        else toast(`Job ${e.job_id} failed: ${e.message ?? 'unknown error'}`, 'error');
       }),
       bridge.on('webhook.delivery', () => void client.invalidateQueries({ queryKey: ['webhooks.deliveries'] })),
       bridge.on('inbox.received', () => void client.invalidateQueries({ queryKey: ['inbox.get'] })),

@@ -5,6 +5,7 @@ import { ErrorState } from '../../components/States';
 import { fmtInt } from '../../format';
 import { useRoute } from '../../router';
 import { CSV_DIALECT_LABELS, useCsvDialect } from '../../stores/csv-dialect';
+import { QueryError } from '../search/QueryError';
 import { useUi } from '../../stores/ui';
 
 const ID = /^\d{1,19}$/;
@@ -45,9 +46,10 @@ export function JobForm() {
     if (/^\d+$/.test(query.get('max_count') ?? '')) setMaxCount(query.get('max_count')!);
   }, [query]);
 
+  // What is missing is a prompt, not an error: nothing is red before the analyst typed.
+  const missing = kind === 'replies' ? (tweetId.trim() === '' ? 'Give the id of the post whose replies to collect.' : null) : q.trim() === '' ? 'Type a query.' : null;
   const problems: string[] = [];
-  if (kind === 'replies' && !ID.test(tweetId.trim())) problems.push('The post id must be a number.');
-  if (kind === 'search' && q.trim() === '') problems.push('Type a query.');
+  if (kind === 'replies' && tweetId.trim() !== '' && !ID.test(tweetId.trim())) problems.push('The post id must be a number.');
   if (sinceId.trim() && !ID.test(sinceId.trim())) problems.push('since_id must be a number.');
   if (kind === 'search' && maxId.trim() && !ID.test(maxId.trim())) problems.push('max_id must be a number.');
   if (maxCount.trim() && !/^\d+$/.test(maxCount.trim())) problems.push('max_count must be a whole number.');
@@ -76,7 +78,14 @@ export function JobForm() {
           ...csvDialect,
           ...gexfDynamic,
         };
-  const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0, staleTime: 0 });
+  const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0 && missing === null, staleTime: 0, retry: false });
+  // The figure "N available" must follow the balance: a job that charges, a grant elsewhere.
+  const balanceSeen = useSkein('users.list', undefined);
+  useEffect(() => {
+    if (estimate.isSuccess) void estimate.refetch();
+  }, [balanceSeen.dataUpdatedAt]);
+  // A query the engine refuses is shown marked, as on Search, and stops Start.
+  const queryError = kind === 'search' && estimate.error?.position ? estimate.error : null;
   // Over the threshold set in Settings > Sources, a walk through the upstream starts only once confirmed.
   const [confirmed, setConfirmed] = useState(false);
   const upstream = estimate.data?.upstream;
@@ -85,7 +94,7 @@ export function JobForm() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (problems.length) return;
+    if (problems.length || missing) return;
     create.mutate({ ...params, ...(upstream?.confirm ? { confirm_upstream: confirmed } : {}) }, { onSuccess: (r) => toast(`Job ${r.job_id} started.`, 'ok') });
   };
 
@@ -170,8 +179,12 @@ export function JobForm() {
       </div>
       <div className="form-foot">
         <div className="estimate" aria-live="polite" data-testid="credit-hold">
-          {problems.length ? (
-            <span className="muted">{problems[0]}</span>
+          {missing ? (
+            <span className="muted">{missing}</span>
+          ) : problems.length ? (
+            <span className="error-text">{problems[0]}</span>
+          ) : queryError ? (
+            <span className="error-text">The query has a mistake (marked below).</span>
           ) : estimate.error ? (
             <span className="error-text">{estimate.error.message}</span>
           ) : estimate.data ? (
@@ -194,11 +207,13 @@ export function JobForm() {
             </label>
           ) : null}
         </div>
-        <button type="submit" disabled={problems.length > 0 || create.isPending || estimate.data?.enough === false || mustConfirm}>
+        <button type="submit" disabled={missing !== null || problems.length > 0 || Boolean(estimate.error) || create.isPending || estimate.data?.enough === false || mustConfirm}>
           {create.isPending ? 'Starting…' : 'Start job'}
         </button>
       </div>
-      {create.error ? <ErrorState error={create.error} /> : null}
+      {queryError ? <QueryError q={q.trim()} error={queryError} /> : null}
+      {/* The estimate already says why a job cannot start; a refusal at start is shown once, here. */}
+      {create.error && create.error.message !== estimate.error?.message ? <ErrorState error={create.error} /> : null}
     </form>
   );
 }

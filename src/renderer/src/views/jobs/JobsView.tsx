@@ -40,7 +40,13 @@ export function JobsView() {
         col.accessor('status', {
           header: 'Status',
           size: 100,
-          cell: (c) => <span className={`state-badge ${c.getValue()}`} title={c.row.original.message ?? undefined}>{c.getValue()}</span>,
+          // A cancelled job is not a failure: its own word and a quiet badge (the API still says 'error').
+          cell: (c) =>
+            c.row.original.cancelled ? (
+              <span className="state-badge cancelled" title={c.row.original.message ?? undefined}>cancelled</span>
+            ) : (
+              <span className={`state-badge ${c.getValue()}`} title={c.row.original.message ?? undefined}>{c.getValue()}</span>
+            ),
         }),
         col.accessor('progress', {
           header: 'Progress',
@@ -87,7 +93,7 @@ export function JobsView() {
       ] as ColumnDef<JobRow, unknown>[],
     [cancel, retry],
   );
-  const failed = jobs.data?.filter((j) => j.status === 'error' && j.message) ?? [];
+  const failed = jobs.data?.filter((j) => j.status === 'error' && !j.cancelled && j.message) ?? [];
   return (
     <div className="view jobs">
       <PageHeader title="Jobs" subtitle="Collections run in the background, survive restarts, and end in a file." />

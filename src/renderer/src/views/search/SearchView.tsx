@@ -1,7 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { Tweet } from '../../../../shared/contract';
-import type { EngineError } from '../../api/errors';
 import { useSkein, useSkeinPages } from '../../api/hooks';
 import { fmtInt } from '../../format';
 import { DataTable } from '../../components/DataTable';
@@ -14,6 +13,7 @@ import { OPERATORS } from './operators';
 import { localZoneName, useTimeZone } from '../../stores/time-zone';
 import { useQueryHistory } from '../../stores/query-history';
 import { QueryShelf, SaveQuery } from './QueryShelf';
+import { QueryError } from './QueryError';
 
 /** Search: the platform's operators over the corpus; syntax errors are underlined where they are. */
 export function SearchView() {
@@ -146,19 +146,3 @@ function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
 }
 
 /** The query with the offending part underlined, and the parser's words. */
-function QueryError({ q, error }: { q: string; error: EngineError }) {
-  const chars = Array.from(q);
-  const start = Math.max(0, (error.position?.column ?? 1) - 1);
-  const end = Math.min(chars.length, start + Math.max(1, error.position?.length ?? 1));
-  return (
-    <div className="state error-state" role="alert">
-      <strong>The query has a mistake</strong>
-      <pre className="query-mirror" aria-label="Query with the mistake marked">
-        {chars.slice(0, start).join('')}
-        <mark className="query-error">{start >= chars.length ? ' ' : chars.slice(start, end).join('')}</mark>
-        {chars.slice(end).join('')}
-      </pre>
-      <p>{error.message}</p>
-    </div>
-  );
-}
