@@ -169,6 +169,26 @@ describe('job status (spec 4.8)', () => {
 });
 
 describe('prototype keys in a job body (issue 13, point 10)', () => {
+  it('refuses a value whose text cannot be read ({"toString": "TOP"}, a list nested 100,000 deep) with 422 naming it, never a 500', async () => {
+    // Issue 13, found by test/sim/http-fuzz.sim.test.ts (seed 23): String() of such a value threw a
+    // TypeError or RangeError in the parameter checks, answered as a 500 "Internal error".
+    const { engine, key, server } = await setup();
+    const jobs = () => engine.db.prepare('SELECT count(*) FROM jobs').pluck().get() as number;
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+    const cases: [string, string, string][] = [
+      ['', '{"query":"from:x","output_format":{"compress":1e400,"toString":"TOP"}}', 'output_format'],
+      ['?max_count=3', '{"query":"from:x","max_count":{"toString":3}}', 'max_count'],
+      ['?max_count=3', `{"query":"from:x","max_count":${deep}}`, 'max_count'],
+    ];
+    for (const [qs, body, name] of cases) {
+      const res = await server.request(`/social/search/asyncJob${qs}`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body });
+      const e = errorOf(res);
+      expect(e.status, body.slice(0, 80)).toBe(422);
+      expect(e.message).toBe(`Invalid parameter '${name}': expected one value (text, a number, true or false), not an object.`);
+    }
+    expect(jobs()).toBe(0);
+  });
+
   it('refuses __proto__ in a JSON or form body as an unknown parameter, creating no job', async () => {
     const { engine, key, server } = await setup();
     const jobs = () => engine.db.prepare('SELECT count(*) FROM jobs').pluck().get() as number;

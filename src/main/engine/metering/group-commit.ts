@@ -4,6 +4,13 @@ import { isDiskFull } from '../disk/space';
 import { SkeinError } from '../errors';
 import type { Db } from '../store/db';
 
+/**
+ * A metered request whose connection was gone before its charge was committed (the client closed
+ * it, or Node's parser refused bytes that followed the request on it and closed it): its answer can
+ * no longer be sent, so nothing is charged. Never seen by the client; said for the logs and tests.
+ */
+export const CONNECTION_GONE_MESSAGE = 'The connection closed before the answer could be sent: the request was not answered and nothing was charged.';
+
 /** A metered request whose charge a full disk refused: a 500, not answered, nothing charged. */
 export const DISK_FULL_MESSAGE =
   "Skein's disk is full: this request's charge could not be recorded, so it was not answered and nothing was charged. Retry once there is free space on the disk of Skein's data dir.";
@@ -40,10 +47,14 @@ export class GroupCommit {
     private readonly maxTurns = 4,
   ) {}
 
-  /** Queues a charge; `settled` runs once its outcome is known (the caller's reservation release). */
-  charge(input: ChargeInput, settled?: () => void): Promise<TransferResult> {
+  /**
+   * Queues a charge; `settled` runs once its outcome is known (the caller's reservation release).
+   * `answerable` is asked when the group commits: false (the request's connection is gone) drops the
+   * charge, which then rejects with CONNECTION_GONE_MESSAGE, so no credit pays for an answer never sent.
+   */
+  charge(input: ChargeInput, settled?: () => void, answerable?: () => boolean): Promise<TransferResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject, settled });
+      this.queue.push({ input, resolve, reject, settled, answerable });
       if (this.queue.length >= this.maxGroup) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -67,9 +78,18 @@ export class GroupCommit {
   flush(): void {
     this.scheduled = false;
     this.generation++;
-    const group = this.queue;
-    if (group.length === 0) return;
+    const queued = this.queue;
+    if (queued.length === 0) return;
     this.queue = [];
+    const group: Queued[] = [];
+    for (const q of queued) {
+      if (q.answerable === undefined || q.answerable()) group.push(q);
+      else {
+        q.settled?.();
+        q.reject(new SkeinError('invalid', CONNECTION_GONE_MESSAGE));
+      }
+    }
+    if (group.length === 0) return;
     const byUser = new Map<number, Queued[]>();
     for (const q of group) {
       const mine = byUser.get(q.input.userId);
@@ -130,4 +150,5 @@ interface Queued {
   resolve: (r: TransferResult) => void;
   reject: (err: unknown) => void;
   settled?: () => void;
+  answerable?: () => boolean;
 }

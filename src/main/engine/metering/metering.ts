@@ -133,12 +133,17 @@ export class Metering {
    * charge() committed together with the other charges of its group (GroupCommit: one
    * transfer per user for the group's sum, each request checked alone). Await it before answering.
    * The reservation holds until the group commits, so requests admitted meanwhile still see these
-   * credits as promised.
+   * credits as promised. `answerable`: see GroupCommit.charge (false at the commit: not charged).
    */
-  chargeGrouped(admission: Pick<Admission, 'userId' | 'reservation'>, items: number, requestRef: string): Promise<TransferResult> {
+  chargeGrouped(
+    admission: Pick<Admission, 'userId' | 'reservation'>,
+    items: number,
+    requestRef: string,
+    answerable?: () => boolean,
+  ): Promise<TransferResult> {
     // The release rides on the queue entry rather than an async wrapper's finally: one promise per
     // request instead of three (bench/api).
-    return this.groups.charge(this.chargeInput(admission.userId, items, requestRef), () => admission.reservation.release());
+    return this.groups.charge(this.chargeInput(admission.userId, items, requestRef), () => admission.reservation.release(), answerable);
   }
 
   /** Commits the queued grouped charges now (before the database closes). */

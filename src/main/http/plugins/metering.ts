@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
-import { fail } from '../../engine/errors';
+import { fail, SkeinError } from '../../engine/errors';
 import { rateLimitHeaders, type RateState } from '../../engine/limits';
 import { type Metering, meteringOf } from '../../engine/metering';
+import { CONNECTION_GONE_MESSAGE } from '../../engine/metering/group-commit';
 import type { Reservation } from '../../engine/metering/reservations';
 import '../request-context';
 import { onSpecRoutes } from '../spec-hooks';
@@ -94,7 +95,10 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
  */
 export function chargeRequest(request: FastifyRequest, items: number): void {
   const state = chargeable(request);
-  if (state) state.metering.charge({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
+  if (!state) return;
+  // Thrown inside the route's transaction: a job whose answer cannot be sent is not created either.
+  if (!answerable(request)) throw new SkeinError('invalid', CONNECTION_GONE_MESSAGE);
+  state.metering.charge({ userId: state.userId, reservation: state.reservation! }, items, memoOf(request));
 }
 
 /**
@@ -107,8 +111,9 @@ export function chargeRequestGrouped(request: FastifyRequest, items: number): Pr
   if (!state) return undefined;
   const admission = { userId: state.userId, reservation: state.reservation! };
   const key = idempotencyKeyOf(request);
-  if (key === undefined) return state.metering.chargeGrouped(admission, items, memoOf(request));
+  if (key === undefined) return state.metering.chargeGrouped(admission, items, memoOf(request), () => answerable(request));
   try {
+    if (!answerable(request)) throw new SkeinError('invalid', CONNECTION_GONE_MESSAGE);
     return Promise.resolve(state.metering.charge(admission, items, memoOf(request), key));
   } catch (err) {
     return Promise.reject(err);
@@ -130,6 +135,18 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     throw fail.invalid('Idempotency-Key', `give one key of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`);
   }
   return raw;
+}
+
+/**
+ * Whether the answer can still be sent. Node's parser refuses the bytes after a request whose
+ * route already runs (a GET is routed before its body arrives; a body longer than its
+ * Content-Length is read as a next request) and the refusal closes the connection: the client is
+ * told "Malformed HTTP request" (400), so that route's charge, and a job it creates, must not
+ * stand (issue 13, found by test/sim/http-fuzz.sim.test.ts). The same for a client that hung up.
+ */
+function answerable(request: FastifyRequest): boolean {
+  const socket = request.raw.socket as { destroyed?: boolean } | null;
+  return socket !== null && socket.destroyed !== true;
 }
 
 /** The request's metering state when it still has to be charged; marks it charged. */

@@ -40,6 +40,21 @@ function formObject(params_: URLSearchParams): RawParams {
 
 const same = (a: unknown, b: unknown): boolean => String(a) === String(b);
 
+/**
+ * The parameter checks read a value with String() (the query string's and the body's are compared
+ * so, too), which throws on {"toString": "TOP"} (no function to call) and on a list nested past the
+ * stack: a TypeError or RangeError, so a 500 (issue 13, found by test/sim/http-fuzz.sim.test.ts).
+ * Such a value is refused here, naming its parameter; any other goes on to the checks as before.
+ */
+function checkValue(name: string, v: unknown): void {
+  if (v === null || typeof v !== 'object') return;
+  try {
+    String(v);
+  } catch {
+    throw fail.invalid(name, 'expected one value (text, a number, true or false), not an object.');
+  }
+}
+
 /** The request's parameters from the query string and the body, merged. */
 export function jobParams(request: FastifyRequest): RawParams {
   const query = (request.query ?? {}) as RawParams;
@@ -49,6 +64,7 @@ export function jobParams(request: FastifyRequest): RawParams {
   }
   const merged = Object.assign(params(), query);
   for (const [k, v] of Object.entries((body ?? {}) as RawParams)) {
+    checkValue(k, v);
     if (k in merged && !same(merged[k], v)) throw fail.invalid(k, 'given twice with different values (query string and body).');
     merged[k] = v;
   }
