@@ -143,7 +143,10 @@ describe.skipIf(!probe.ok)(`a real full disk under skein serve (tmpfs)${probe.ok
     // Still running, and answering: the app page, a job's status, and a script's read, which
     // cannot be charged while SQLite cannot write, and says so.
     expect(skein.child.exitCode).toBeNull();
-    expect((await get(skein, '/')).status).toBe(200);
+    const login = await fetch(skein.loginUrl, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    expect((await fetch(`${skein.url}/`, { headers: { cookie } })).status).toBe(200);
     expect((await get(skein, `/jobs/${jobId}`, disk.key)).body).toMatchObject({ status: 'processing' });
     const read = await get(skein, `/social/tweets/${ROOT_ID}`, disk.key);
     expect(read).toEqual({ status: 500, body: { status: 'error', message: DISK_FULL_MESSAGE } });
