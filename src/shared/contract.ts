@@ -234,6 +234,8 @@ export interface RepliesJobParams {
   output_format?: OutputFormat;
   csv_dialect?: CsvDialect;
   gexf_dynamic?: GexfSlice;
+  /** The analyst's name for the job (issue 15): 1 to 80 characters, shown in Jobs and Exports. */
+  name?: string;
 }
 
 export interface SearchJobParams {
@@ -247,6 +249,8 @@ export interface SearchJobParams {
   output_format?: OutputFormat;
   csv_dialect?: CsvDialect;
   gexf_dynamic?: GexfSlice;
+  /** The analyst's name for the job (issue 15): 1 to 80 characters, shown in Jobs and Exports. */
+  name?: string;
 }
 
 /**
@@ -305,6 +309,13 @@ export interface CreditEstimate {
 
 export interface ExportFile {
   job_id: number;
+  /** What the file came from (issue 15): the job's kind, its name if it has one, and its query or post id. */
+  job_kind: 'replies' | 'search';
+  job_name: string | null;
+  /** The search query (search jobs) or null. */
+  job_query: string | null;
+  /** The post whose replies were collected (reply jobs) or null. */
+  job_tweet_id: string | null;
   file_name: string;
   format: OutputFormat;
   is_compressed: boolean;

@@ -19,11 +19,26 @@ import { boolArg, intArg, optionalIntArg, record, textArg } from './validate';
 const FILE_ROWS = 1_000;
 const MAX_PREVIEW_ROWS = 100;
 
+/** A job's stored parameters; an unreadable row (never written by Skein) reads as none. */
+function paramsOf(job: JobRow): Record<string, unknown> {
+  try {
+    const v = JSON.parse(job.params_json) as unknown;
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 function toFile(engine: Engine, job: JobRow, base: string): ExportFile | null {
   if (!job.result_file || !job.datafile_token) return null;
   const path = join(exportsDir(engine.dataDir), job.result_file);
+  const params = paramsOf(job);
   return {
     job_id: job.id,
+    job_kind: job.kind,
+    job_name: typeof params.name === 'string' ? params.name : null,
+    job_query: job.kind === 'search' && typeof params.query === 'string' ? params.query : null,
+    job_tweet_id: job.kind === 'replies' && typeof params.tweet_id === 'string' ? params.tweet_id : null,
     file_name: job.result_file,
     format: job.output_format,
     is_compressed: job.is_compressed === 1,

@@ -149,8 +149,8 @@ function retryArgs(engine: Engine, raw: unknown): JobParams {
   if (job.status === 'pending' || job.status === 'processing') throw fail.invalid('job_id', `job ${job.id} is still running.`);
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
   return job.kind === 'replies'
-    ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count', 'csv_dialect', 'gexf_dynamic']), output_format: job.output_format, compress: job.compress === 1 }
-    : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count', 'csv_dialect', 'gexf_dynamic']), output_format: job.output_format, compress: job.compress === 1 };
+    ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count', 'csv_dialect', 'gexf_dynamic', 'name']), output_format: job.output_format, compress: job.compress === 1 }
+    : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count', 'csv_dialect', 'gexf_dynamic', 'name']), output_format: job.output_format, compress: job.compress === 1 };
 }
 
 /** What retrying would hold, so the app shows it before the new job starts, as for a new job. */

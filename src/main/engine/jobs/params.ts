@@ -7,6 +7,8 @@ export interface RepliesParams {
   tweet_id: string;
   since_id?: string;
   max_count?: number;
+  /** The analyst's name for the job (issue 15; our extension `name`): 1 to MAX_JOB_NAME_CHARS characters. */
+  name?: string;
 }
 
 export interface SearchParams {
@@ -15,7 +17,14 @@ export interface SearchParams {
   since_id?: string;
   max_id?: string;
   max_count: number;
+  name?: string;
 }
+
+/**
+ * A job's name (issue 15) is a label for a list, not a title: 80 characters fit the Jobs table's
+ * Collection column and an Exports row at 1024 px without hiding the query after it.
+ */
+export const MAX_JOB_NAME_CHARS = 80;
 
 export type JobParams = RepliesParams | SearchParams;
 

@@ -4,7 +4,7 @@ import { countReplies, parseQuery } from '../search';
 import type { Db } from '../store/db';
 import type { OutputFormat } from './job-row';
 import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
-import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, type CsvDialect, type GexfSlice, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
+import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, MAX_JOB_NAME_CHARS, type CsvDialect, type GexfSlice, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
 
 // Validation of the job-creating requests (spec 4.6 and 4.7), whatever carried them: the query
 // string, a JSON body or a form body (docs/decisions.md "Job parameters"). Every refusal is a 422
@@ -13,8 +13,8 @@ import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, type CsvDialect, type G
 
 export type RawParams = Record<string, unknown>;
 
-const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic'];
-const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic'];
+const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic', 'name'];
+const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic', 'name'];
 
 function once(name: string, raw: unknown): unknown {
   if (Array.isArray(raw)) throw fail.invalid(name, 'give it once, not several times.');
@@ -97,6 +97,25 @@ function gexfDynamic(raw: unknown, format: OutputFormat): GexfSlice | undefined 
   return slice ?? undefined;
 }
 
+/**
+ * name (our extension, issue 15): the analyst's label for the job, shown in the app's Jobs and
+ * Exports lists. Trimmed; 1 to MAX_JOB_NAME_CHARS characters (code points, so an emoji counts
+ * once); no control characters (a line break would split a table row). Empty means no name, as
+ * for every other optional parameter; only spaces is a 422 (a name that shows as nothing).
+ */
+function jobName(raw: unknown): string | undefined {
+  const v = once('name', raw);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw fail.invalid('name', `expected text of 1 to ${MAX_JOB_NAME_CHARS} characters, got ${typeof v === 'bigint' ? 'number' : typeof v}.`);
+  const name = v.trim();
+  if (name === '') throw fail.invalid('name', 'a name needs at least one character besides spaces; leave it out for no name.');
+  const chars = [...name].length;
+  if (chars > MAX_JOB_NAME_CHARS) throw fail.invalid('name', `at most ${MAX_JOB_NAME_CHARS} characters, got ${chars}.`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw fail.invalid('name', 'no line breaks, tabs or other control characters.');
+  return name;
+}
+
 function searchType(raw: unknown): SearchType {
   const v = once('type', raw);
   if (v === undefined || v === null || v === '') return 'Latest';
@@ -133,9 +152,10 @@ export function parseRepliesJob(db: Db, tweetIdRaw: unknown, raw: RawParams): Pa
   const sinceId = optionalId('since_id', raw.since_id);
   const max = maxCount(raw.max_count);
   const output = parseOutput(raw);
+  const name = jobName(raw.name);
   const post = db.prepare('SELECT reply_count FROM posts WHERE id = ?').safeIntegers(true).get(tweetId) as { reply_count: bigint } | undefined;
   if (!post) throw fail.notFound(`Tweet ${tweetId} was not found.`);
-  const params: RepliesParams = { tweet_id: tweetId.toString(), ...(sinceId ? { since_id: sinceId } : {}), ...(max ? { max_count: max } : {}) };
+  const params: RepliesParams = { tweet_id: tweetId.toString(), ...(sinceId ? { since_id: sinceId } : {}), ...(max ? { max_count: max } : {}), ...(name ? { name } : {}) };
   let maxRows = max;
   if (maxRows === undefined) {
     const stored = countReplies(db, { tweetId, ...(sinceId ? { sinceId: BigInt(sinceId) } : {}) }, MAX_MAX_COUNT);
@@ -162,5 +182,7 @@ export function parseSearchJob(raw: RawParams): ParsedJob<SearchParams> {
     ...(sinceId ? { since_id: sinceId } : {}),
     ...(maxId ? { max_id: maxId } : {}),
   };
-  return { params, output: parseOutput(raw), maxRows: max };
+  const output = parseOutput(raw);
+  const name = jobName(raw.name);
+  return { params: name ? { ...params, name } : params, output, maxRows: max };
 }

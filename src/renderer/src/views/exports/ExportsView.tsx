@@ -23,6 +23,11 @@ export function deletedNote(f: ExportFile): string {
   return `Deleted ${fmtDateTime(f.deleted_ms)} ${deletedBy(f)}. Job ${f.job_id} and its ledger charges stay; run the job again (Jobs > Retry) for a new file.`;
 }
 
+/** Where the file came from (issue 15): the search query or the post whose replies it holds. */
+export function sourceOf(f: ExportFile): string {
+  return f.job_kind === 'replies' ? `Replies to ${f.job_tweet_id ?? '?'}` : `Search “${f.job_query ?? ''}”`;
+}
+
 /**
  * Exports: every data file with its facts, a preview of its first rows, a way out of the window,
  * and Delete. A deleted file keeps its row, marked with the date: an analyst who looks for last
@@ -41,7 +46,7 @@ export function ExportsView() {
       [
         col.accessor('file_name', {
           header: 'File',
-          size: 240,
+          size: 210,
           meta: { grow: true },
           cell: (c) => {
             const f = c.row.original;
@@ -49,6 +54,21 @@ export function ExportsView() {
               <span className={`truncate mono${f.file_state === 'kept' ? '' : ' muted'}`} title={f.file_state === 'deleted' ? deletedNote(f) : f.path}>
                 {f.file_state === 'deleted' ? <span className="kind-tag">deleted</span> : null}
                 {c.getValue()}
+              </span>
+            );
+          },
+        }),
+        col.accessor((f) => `${f.job_name ?? ''} ${sourceOf(f)}`, {
+          id: 'source',
+          header: 'Collection',
+          size: 220,
+          meta: { grow: true },
+          cell: (c) => {
+            const f = c.row.original;
+            return (
+              <span className="truncate" title={f.job_name ? `${f.job_name}: ${sourceOf(f)}` : sourceOf(f)}>
+                {f.job_name ? <strong className="job-name">{f.job_name}</strong> : null}
+                {f.job_name ? <span className="muted"> · {sourceOf(f)}</span> : sourceOf(f)}
               </span>
             );
           },
@@ -98,8 +118,8 @@ function FilterBar({ filter, onChange, shown, total }: { filter: ExportFilter; o
   return (
     <div className="row-form filter-bar" role="search" aria-label="Filter export files">
       <label className="grow">
-        <span className="label">File or job</span>
-        <input type="search" value={filter.text} placeholder="e.g. replies, search-job12, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
+        <span className="label">File, name, query or job</span>
+        <input type="search" value={filter.text} placeholder="e.g. debate, #opendata, search-job12, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
       </label>
       <label>
         <span className="label">Format</span>
@@ -212,7 +232,7 @@ function Preview({ file, onDelete }: { file: ExportFile; onDelete: (f: ExportFil
         <FileActions file={file} onDelete={onDelete} />
       </header>
       <p className="muted small">
-        {fmtInt(file.rows)} rows · {fmtBytes(file.bytes)} · <code className="wrap">{file.path}</code>
+        {file.job_name ? <><strong>{file.job_name}</strong> · </> : null}{sourceOf(file)} · {fmtInt(file.rows)} rows · {fmtBytes(file.bytes)} · <code className="wrap">{file.path}</code>
       </p>
       {file.file_state === 'kept' ? <PreviewRows file={file} /> : <p>{file.file_state === 'deleted' ? deletedNote(file) : 'The file is no longer in the exports folder: it was moved or deleted outside Skein.'}</p>}
     </section>

@@ -1,7 +1,7 @@
 import type { ExportFile, OutputFormat } from '../../../../shared/contract';
 
-// The Exports list's filters (issue 15): text (a file name's part or a job number), format, and
-// whether the file is still in the folder. Plain data in, plain data out, so it is unit-tested.
+// The Exports list's filters (issue 15): text (a part of the file name, the job's name, its query
+// or post id, or a job number), format, and whether the file is still in the folder. Plain data in, plain data out, so it is unit-tested.
 
 export interface ExportFilter {
   text: string;
@@ -19,6 +19,6 @@ export function filterExports(files: readonly ExportFile[], filter: ExportFilter
     (f) =>
       (filter.format === 'all' || f.format === filter.format) &&
       (filter.state === 'all' || (filter.state === 'deleted') === (f.file_state === 'deleted')) &&
-      (text === '' || f.job_id === job || f.file_name.toLowerCase().includes(text)),
+      (text === '' || f.job_id === job || [f.file_name, f.job_name, f.job_query, f.job_tweet_id].some((v) => v?.toLowerCase().includes(text))),
   );
 }

@@ -9,6 +9,7 @@ import { QueryError } from '../search/QueryError';
 import { useUi } from '../../stores/ui';
 
 const ID = /^\d{1,19}$/;
+const MAX_NAME_CHARS = 80;
 
 /** One line on what each file format is for, under the format's choice. */
 const FORMAT_HINTS: Record<OutputFormat, string> = {
@@ -32,6 +33,9 @@ export function JobForm() {
   const [maxCount, setMaxCount] = useState(/^\d+$/.test(query.get('max_count') ?? '') ? query.get('max_count')! : '');
   const [format, setFormat] = useState<OutputFormat>('json');
   const [compress, setCompress] = useState(false);
+  // The engine trims and checks it again (1 to 80 characters, no control characters): a 422 otherwise.
+  const [name, setName] = useState('');
+  const jobName = name.trim() ? { name: name.trim() } : {};
   // Starts with Settings > CSV files; sent only with csv (the API refuses it with another format).
   const [dialect, setDialect] = useState<CsvDialect>(useCsvDialect.getState().dialect);
   const csvDialect = format === 'csv' ? { csv_dialect: dialect } : {};
@@ -53,6 +57,7 @@ export function JobForm() {
   if (sinceId.trim() && !ID.test(sinceId.trim())) problems.push('since_id must be a number.');
   if (kind === 'search' && maxId.trim() && !ID.test(maxId.trim())) problems.push('max_id must be a number.');
   if (maxCount.trim() && !/^\d+$/.test(maxCount.trim())) problems.push('max_count must be a whole number.');
+  if ([...name.trim()].length > MAX_NAME_CHARS) problems.push(`The name has ${[...name.trim()].length} characters; at most ${MAX_NAME_CHARS}.`);
 
   const params: JobParams =
     kind === 'replies'
@@ -65,6 +70,7 @@ export function JobForm() {
           output_format: format,
           ...csvDialect,
           ...gexfDynamic,
+          ...jobName,
         }
       : {
           kind,
@@ -77,6 +83,7 @@ export function JobForm() {
           output_format: format,
           ...csvDialect,
           ...gexfDynamic,
+          ...jobName,
         };
   const estimate = useSkein('jobs.estimate', params, { enabled: problems.length === 0 && missing === null, staleTime: 0, retry: false });
   // The figure "N available" must follow the balance: a job that charges, a grant elsewhere.
@@ -126,6 +133,9 @@ export function JobForm() {
             </Field>
           </>
         )}
+        <Field label="Name" hint="name: optional, up to 80 characters; shown in Jobs and Exports next to the query or post id.">
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="optional, e.g. Debate night" maxLength={200} aria-label="Job name" />
+        </Field>
         <Field label="Stop at id" hint="since_id: only posts newer than this; the job stops when it is reached.">
           <input value={sinceId} onChange={(e) => setSinceId(e.target.value)} inputMode="numeric" placeholder="optional" />
         </Field>

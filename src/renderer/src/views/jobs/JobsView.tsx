@@ -11,6 +11,7 @@ import { href } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { JobForm } from './JobForm';
 import { rateAndEta } from './rate';
+import { filterJobs, type JobFilter, NO_JOB_FILTER } from './filter';
 
 const col = createColumnHelper<JobRow>();
 
@@ -18,6 +19,18 @@ function describe(job: JobRow): string {
   const p = job.params;
   if (job.kind === 'replies') return `Replies to ${String(p.tweet_id ?? '?')}`;
   return `Search “${String(p.query ?? '')}”`;
+}
+
+/** The job's name first (issue 15), then what it collects, so a named job still shows its query. */
+function Collection({ job }: { job: JobRow }) {
+  const name = typeof job.params.name === 'string' ? job.params.name : null;
+  const what = describe(job);
+  return (
+    <span className="truncate" title={name ? `${name}: ${what}` : what}>
+      {name ? <strong className="job-name">{name}</strong> : null}
+      {name ? <span className="muted"> · {what}</span> : what}
+    </span>
+  );
 }
 
 export function JobsView() {
@@ -35,7 +48,7 @@ export function JobsView() {
     () =>
       [
         col.accessor('job_id', { header: 'Job', size: 64, meta: { numeric: true } }),
-        col.accessor((j) => describe(j), { id: 'what', header: 'Collection', size: 220, meta: { grow: true }, cell: (c) => <span className="truncate" title={c.getValue()}>{c.getValue()}</span> }),
+        col.accessor((j) => `${typeof j.params.name === 'string' ? `${j.params.name} · ` : ''}${describe(j)}`, { id: 'what', header: 'Collection', size: 260, meta: { grow: true }, cell: (c) => <Collection job={c.row.original} /> }),
         col.accessor((j) => `${String(j.params.output_format ?? 'json')}${j.params.csv_dialect === 'plain' ? ' · plain' : ''}${j.params.gexf_dynamic ? ` · ${String(j.params.gexf_dynamic)}` : ''}${j.params.compress ? ' · zip' : ''}`, { id: 'format', header: 'File', size: 110 }),
         col.accessor('status', {
           header: 'Status',
@@ -93,6 +106,8 @@ export function JobsView() {
       ] as ColumnDef<JobRow, unknown>[],
     [cancel, retry],
   );
+  const [filter, setFilter] = useState<JobFilter>(NO_JOB_FILTER);
+  const shown = useMemo(() => filterJobs(jobs.data ?? [], filter), [jobs.data, filter]);
   const failed = jobs.data?.filter((j) => j.status === 'error' && !j.cancelled && j.message) ?? [];
   return (
     <div className="view jobs">
@@ -103,7 +118,18 @@ export function JobsView() {
         {jobs.error ? (
           <ErrorState error={jobs.error} />
         ) : (
-          <DataTable label="Jobs" data={jobs.data ?? []} columns={columns} getRowId={(j) => String(j.job_id)} height={320} empty={jobs.isPending ? 'Loading…' : 'No jobs yet: start one above.'} initialSorting={[{ id: 'job_id', desc: true }]} />
+          <>
+            <FilterBar filter={filter} onChange={setFilter} shown={shown.length} total={jobs.data?.length ?? 0} />
+            <DataTable
+              label="Jobs"
+              data={shown}
+              columns={columns}
+              getRowId={(j) => String(j.job_id)}
+              height={320}
+              empty={jobs.isPending ? 'Loading…' : jobs.data?.length ? 'No job matches these filters.' : 'No jobs yet: start one above.'}
+              initialSorting={[{ id: 'job_id', desc: true }]}
+            />
+          </>
         )}
         {cancel.error ? <ErrorState error={cancel.error} /> : null}
         {retrying !== null ? (
@@ -123,6 +149,47 @@ export function JobsView() {
           </ul>
         ) : null}
       </section>
+    </div>
+  );
+}
+
+function FilterBar({ filter, onChange, shown, total }: { filter: JobFilter; onChange: (f: JobFilter) => void; shown: number; total: number }) {
+  return (
+    <div className="row-form filter-bar" role="search" aria-label="Filter jobs">
+      <label className="grow">
+        <span className="label">Name, query, post id or job</span>
+        <input type="search" value={filter.text} placeholder="e.g. debate, #opendata, 1850…, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
+      </label>
+      <label>
+        <span className="label">Status</span>
+        <select value={filter.status} onChange={(e) => onChange({ ...filter, status: e.target.value as JobFilter['status'] })}>
+          <option value="all">All statuses</option>
+          <option value="running">Running or waiting</option>
+          <option value="success">Finished</option>
+          <option value="failed">Failed</option>
+          <option value="cancelled">Cancelled</option>
+        </select>
+      </label>
+      <label>
+        <span className="label">Kind</span>
+        <select value={filter.kind} onChange={(e) => onChange({ ...filter, kind: e.target.value as JobFilter['kind'] })}>
+          <option value="all">All kinds</option>
+          <option value="replies">Replies</option>
+          <option value="search">Search</option>
+        </select>
+      </label>
+      <label>
+        <span className="label">Format</span>
+        <select value={filter.format} onChange={(e) => onChange({ ...filter, format: e.target.value as JobFilter['format'] })}>
+          <option value="all">All formats</option>
+          <option value="csv">CSV</option>
+          <option value="json">JSON</option>
+          <option value="xlsx">XLSX</option>
+          <option value="parquet">Parquet</option>
+          <option value="gexf">GEXF</option>
+        </select>
+      </label>
+      <span className="muted small filter-count" aria-live="polite">{shown === total ? `${fmtInt(total)} ${total === 1 ? 'job' : 'jobs'}` : `${fmtInt(shown)} of ${fmtInt(total)} jobs`}</span>
     </div>
   );
 }
