@@ -501,6 +501,30 @@ export interface ImportProgress {
   error: string | null;
   /** The first problems found (file:line: message), when done. */
   problems: string[];
+  /** One row per file read, once done (issue 15); empty while running and when the import failed. */
+  files: ImportFileReport[];
+}
+
+/** One file of an import: what was found in it, what it added, and why anything was left out. */
+export interface ImportFileReport {
+  /** The file's name (a zip's entries as zip!entry). */
+  file: string;
+  /** The format detected, or "not imported: <why>" for a file refused whole. */
+  format: string;
+  imported: boolean;
+  records: number;
+  added: number;
+  updated: number;
+  /** Left out without a problem (already in the corpus, not a post...). */
+  skipped: number;
+  /** Left out as a problem (malformed, invalid): `problems` lists them with their line. */
+  refused: number;
+  /** Every reason with its count, most frequent first, in full. */
+  reasons: { reason: string; count: number }[];
+  /** The first problems of this file, with their line (0: no line, e.g. a zip entry), in full. */
+  problems: { line: number; message: string }[];
+  /** Problems of this file not listed (beyond the first ones). */
+  more_problems: number;
 }
 
 export interface AppInfo {

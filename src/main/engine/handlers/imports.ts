@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
-import type { ImportProgress } from '../../../shared/contract';
+import type { ImportFileReport, ImportProgress } from '../../../shared/contract';
+import type { FileCounts, ImportReport } from '../corpus/importers';
 import { importPaths } from '../corpus/importers';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
@@ -12,6 +13,9 @@ const MAX_PATHS = 100;
 // Progress events at most every 250 ms: smooth enough for a bar, cheap for a 10 GB file.
 const PROGRESS_EVERY_MS = 250;
 const PROBLEMS_SHOWN = 5;
+// Per file, the first 20 problems with their line: the report's words say what is wrong; past 20
+// lines the analyst opens the file (the CLI's --json report lists the first 200 in all).
+const FILE_PROBLEMS_SHOWN = 20;
 
 /**
  * Starts importing files already on this machine (dropped or picked; in headless mode uploaded
@@ -29,9 +33,11 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
     if (!existsSync(p)) throw fail.invalid('paths', `no such file or folder: ${p}`);
   }
   const importId = engine.ids.randomHex(6);
-  const base: ImportProgress = { import_id: importId, file: '', bytes_done: 0, bytes_total: 0, records: 0, added: 0, updated: 0, skipped: 0, done: false, error: null, problems: [] };
+  const base: ImportProgress = { import_id: importId, file: '', bytes_done: 0, bytes_total: 0, records: 0, added: 0, updated: 0, skipped: 0, done: false, error: null, problems: [], files: [] };
   let lastEmit = 0;
+  const counts = new Map<string, FileCounts>();
   const work = importPaths(engine.db, paths as string[], {
+    onFileDone: (file, c) => counts.set(file, c),
     onProgress: (p) => {
       const now = Date.now();
       if (now - lastEmit < PROGRESS_EVERY_MS) return;
@@ -50,6 +56,7 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
         skipped: report.skipped,
         done: true,
         problems: report.problems.slice(0, PROBLEMS_SHOWN).map((pr) => `${shownName(pr.file)}${pr.line ? `:${pr.line}` : ''}: ${pr.message}`),
+        files: fileReports(report, counts),
       });
     },
     (err: unknown) => {
@@ -59,6 +66,35 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
   running.add(work);
   void work.finally(() => running.delete(work));
   return { import_id: importId };
+}
+
+/** A row per file: its own counts, every reason, and its first problems with their lines. */
+function fileReports(report: ImportReport, counts: Map<string, FileCounts>): ImportFileReport[] {
+  return report.files.map((f) => {
+    const mine = report.problems.filter((p) => p.file === f.file);
+    // A file stopped part-way (stopFile) has no counts of its own: its listed problems stand in.
+    const c = counts.get(f.file) ?? { added: 0, updated: 0, skipped: mine.length, refused: mine.length, reasons: {} };
+    const refused = c.refused;
+    return {
+      file: shownFile(f.file),
+      format: f.format,
+      imported: !f.format.startsWith('not imported'),
+      records: f.records,
+      added: c.added,
+      updated: c.updated,
+      skipped: c.skipped - refused,
+      refused,
+      reasons: Object.entries(c.reasons).sort((a, b) => b[1] - a[1]).map(([reason, count]) => ({ reason, count })),
+      problems: mine.slice(0, FILE_PROBLEMS_SHOWN).map((p) => ({ line: p.line, message: p.message })),
+      more_problems: Math.max(0, refused - Math.min(mine.length, FILE_PROBLEMS_SHOWN)),
+    };
+  });
+}
+
+/** An entry of a zip is shown as the zip's name, '!', and the entry's path. */
+function shownFile(path: string): string {
+  const bang = path.indexOf('!');
+  return bang < 0 ? shownName(path) : `${shownName(path.slice(0, bang))}${path.slice(bang)}`;
 }
 
 /**

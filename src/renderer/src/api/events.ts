@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ImportProgress } from '../../../shared/contract';
 import { useUi } from '../stores/ui';
+import { importToastKey } from './import';
 import { bridge } from './transport';
 
 /**
@@ -40,7 +41,13 @@ export function useEngineEvents(): void {
           const rest = old.filter((o) => o.import_id !== p.import_id);
           return [...rest, p];
         });
-        if (p.done) void client.invalidateQueries({ queryKey: ['corpus.summary'] });
+        if (p.done) {
+          void client.invalidateQueries({ queryKey: ['corpus.summary'] });
+          // Replaces the import's "Importing…" notice, which stays until now (import.ts).
+          const refused = p.files.reduce((n, f) => n + f.refused + (f.imported ? 0 : 1), 0);
+          if (p.error) toast(`Import failed: ${p.error}`, 'error', { key: importToastKey(p.import_id) });
+          else toast(`Imported ${p.file}: ${p.added} added, ${p.updated} updated, ${p.skipped} skipped${refused ? ' (see Settings > Data for why)' : ''}.`, refused ? 'info' : 'ok', { key: importToastKey(p.import_id) });
+        }
       }),
     ];
     return () => {

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ImportProgress } from '../../../shared/contract';
 import { useUi } from '../stores/ui';
 import { useSkeinMutation } from './hooks';
 import { bridge } from './transport';
@@ -11,6 +13,7 @@ import { bridge } from './transport';
 export function useImportFiles() {
   const start = useSkeinMutation('data.import', []);
   const toast = useUi((s) => s.toast);
+  const client = useQueryClient();
   const [reading, setReading] = useState<string | null>(null);
   const importFiles = async (files: File[]) => {
     if (!files.length) return;
@@ -20,7 +23,17 @@ export function useImportFiles() {
         setReading(file.name);
         paths.push(await bridge.pathForFile(file));
       }
-      start.mutate({ paths }, { onSuccess: () => toast(`Importing ${files.length} file${files.length > 1 ? 's' : ''}…`) });
+      start.mutate(
+        { paths },
+        {
+          // Stays until the import's end replaces it (events.ts, by the same key); a small import
+          // may end before this answer arrives, and then there is nothing to announce.
+          onSuccess: ({ import_id }) => {
+            const ended = client.getQueryData<ImportProgress[]>(['imports'])?.some((p) => p.import_id === import_id && p.done);
+            if (!ended) toast(`Importing ${files.length} file${files.length > 1 ? 's' : ''}…`, 'info', { key: importToastKey(import_id), sticky: true });
+          },
+        },
+      );
     } catch (err) {
       toast(`Could not read the file: ${(err as Error).message}`, 'error');
     } finally {
@@ -29,3 +42,6 @@ export function useImportFiles() {
   };
   return { importFiles, reading, error: start.error };
 }
+
+/** The key of an import's notice: "Importing…" while it runs, its result once it ends. */
+export const importToastKey = (importId: string) => `import:${importId}`;

@@ -5,11 +5,19 @@ export interface Toast {
   id: number;
   text: string;
   tone: 'ok' | 'error' | 'info';
+  /** A notice with a key replaces the one with the same key (an import's "Importing…" by its result). */
+  key?: string;
+}
+
+export interface ToastOptions {
+  key?: string;
+  /** Stays until replaced (by its key) or dismissed: for work whose end is not known in advance. */
+  sticky?: boolean;
 }
 
 interface UiState {
   toasts: Toast[];
-  toast(text: string, tone?: Toast['tone']): void;
+  toast(text: string, tone?: Toast['tone'], options?: ToastOptions): void;
   dismiss(id: number): void;
   /** Post view: raw JSON panel open. */
   showRawJson: boolean;
@@ -40,10 +48,14 @@ const TOAST_MS = 6_000;
 
 export const useUi = create<UiState>((set) => ({
   toasts: [],
-  toast(text, tone = 'info') {
+  toast(text, tone = 'info', options = {}) {
     const id = nextToast++;
-    set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { id, text, tone }] }));
-    setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS);
+    const { key, sticky } = options;
+    set((s) => {
+      const others = key === undefined ? s.toasts : s.toasts.filter((t) => t.key !== key);
+      return { toasts: [...others.slice(-(MAX_TOASTS - 1)), { id, text, tone, ...(key === undefined ? {} : { key }) }] };
+    });
+    if (!sticky) setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS);
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
   showRawJson: false,

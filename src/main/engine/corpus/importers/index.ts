@@ -11,7 +11,7 @@ import { archivePrefixProblem, isArchivePost, peekHead } from './archive-prefix'
 import { ENCODING_NAMES, EncodingError, type FallbackEncoding, type FileEncoding } from './decode';
 import { type Container, detectBytes, readFileHead, readStreamHead } from './detect';
 import { importValue, isFatal, type RecordContext, shapeOf, type Tally } from './records';
-import { emptyReport, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
+import { countsNow, emptyReport, type FileCounts, fileCounts, type ImportReport, problem, REASON_UNCHANGED, skip } from './report';
 import { jsonLines, jsonValues, MAX_RECORD_CHARS, type RawRecord } from './scan';
 import { NESTING_REASON, nestsTooDeep } from './nesting';
 import { upsertTweet } from '../write/tweet';
@@ -21,7 +21,7 @@ import { chooseEncoding, type OpenBytes, READ_CHUNK_BYTES, textChunks } from './
 // memory whatever its size), cut into records, and each record goes through the corpus write path
 // in batched transactions. Importing the same file twice adds nothing ("unchanged").
 
-export { formatReport, type ImportReport } from './report';
+export { formatReport, type FileCounts, type ImportReport } from './report';
 
 export interface ImportProgress {
   file: string;
@@ -32,6 +32,8 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
+  /** A file's own counts, once read to its end (`file` as in report.files). */
+  onFileDone?: (file: string, counts: FileCounts) => void;
   /** Records per transaction (default 1,000: a commit every fraction of a second). */
   batchSize?: number;
   /**
@@ -272,9 +274,11 @@ function parseRecord(run: Run, file: string, rec: RawRecord): { value: unknown }
  */
 async function drain(
   run: Run,
-  d: { entry: { file: string; records: number }; before: number; size: number; stream: Readable; records: AsyncIterable<RawRecord>; handle: (rec: RawRecord) => void },
+  d: { entry: ImportReport['files'][number]; before: number; size: number; stream: Readable; records: AsyncIterable<RawRecord>; handle: (rec: RawRecord) => void },
 ): Promise<void> {
   const { file } = d.entry;
+  // The previous file's last batch was written (flush below), so what is counted from here on is this file's.
+  const counted = countsNow(run.report);
   try {
     for await (const rec of d.records) {
       if (rec.oversized) {
@@ -288,6 +292,7 @@ async function drain(
   }
   flush(run);
   d.entry.records = run.records - d.before;
+  run.options.onFileDone?.(file, fileCounts(run.report, counted));
   run.options.onProgress?.({ file, bytesDone: d.size, bytesTotal: d.size, records: run.records });
 }
 

@@ -9,6 +9,21 @@ export interface ImportProblem {
   message: string;
 }
 
+/**
+ * One file's own counts (issue 15: the app's report has a row per file), given to
+ * ImportOptions.onFileDone once the file was read to its end; a file refused whole ("not
+ * imported: ...") has none.
+ */
+export interface FileCounts {
+  added: number;
+  updated: number;
+  skipped: number;
+  /** Skipped ones that are problems (also listed in `problems` with their line). */
+  refused: number;
+  /** reason -> count, as skippedReasons but for this file. */
+  reasons: Record<string, number>;
+}
+
 export interface ImportReport {
   files: { file: string; format: string; records: number }[];
   added: number;
@@ -39,6 +54,19 @@ export function problem(report: ImportReport, reason: string, p: ImportProblem):
   skip(report, reason);
   report.problemCount++;
   if (report.problems.length < MAX_PROBLEMS) report.problems.push(p);
+}
+
+/** What the report's totals are now, to tell one file's share once it is read (fileCounts). */
+export function countsNow(report: ImportReport): FileCounts {
+  return { added: report.added, updated: report.updated, skipped: report.skipped, refused: report.problemCount, reasons: { ...report.skippedReasons } };
+}
+
+/** The counts added since `before`: one file's, when taken around the file's last batch. */
+export function fileCounts(report: ImportReport, before: FileCounts): FileCounts {
+  const now = countsNow(report);
+  const reasons: Record<string, number> = {};
+  for (const [reason, n] of Object.entries(now.reasons)) if (n > (before.reasons[reason] ?? 0)) reasons[reason] = n - (before.reasons[reason] ?? 0);
+  return { added: now.added - before.added, updated: now.updated - before.updated, skipped: now.skipped - before.skipped, refused: now.refused - before.refused, reasons };
 }
 
 export function formatReport(report: ImportReport): string {

@@ -4,8 +4,8 @@ import type { ImportProgress } from '../../../../shared/contract';
 import { useSkein } from '../../api/hooks';
 import { useImportFiles } from '../../api/import';
 import { ErrorState } from '../../components/States';
-import { ProgressBar } from '../../components/ProgressBar';
-import { fmtBytes, fmtInt } from '../../format';
+import { fmtBytes } from '../../format';
+import { ImportReport } from './ImportReport';
 
 /** Data: where it lives, and importing files by dropping them or picking them. */
 export function DataSection() {
@@ -58,23 +58,7 @@ export function DataSection() {
       {importError ? <ErrorState error={importError} /> : null}
       {imports.data.length ? (
         <ul className="imports" aria-label="Imports">
-          {imports.data.map((p) => (
-            <li key={p.import_id}>
-              <span className="mono truncate" title={p.file}>{p.file}</span>
-              <ProgressBar value={p.done ? 1 : p.bytes_done} total={p.done ? 1 : p.bytes_total || null} label={`Import of ${p.file}`} />
-              <span className="small">
-                {p.done
-                  ? `${fmtInt(p.added)} added · ${fmtInt(p.updated)} updated · ${fmtInt(p.skipped)} skipped`
-                  : `${fmtInt(p.records)} records read…`}
-                {p.error ? <span className="error-text"> · {p.error}</span> : p.done ? ' · done' : ''}
-                {p.problems.length ? (
-                  <ul className="import-problems">
-                    {p.problems.map((problem) => <li key={problem}>{problem}</li>)}
-                  </ul>
-                ) : null}
-              </span>
-            </li>
-          ))}
+          {imports.data.map((p) => <ImportReport key={p.import_id} p={p} />)}
         </ul>
       ) : null}
     </section>
