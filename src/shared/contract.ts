@@ -181,6 +181,53 @@ export interface PostDetail {
   raw_json: string;
 }
 
+/** A count of one value of an overview's top list (a hashtag, a mention, a domain...). */
+export interface OverviewCount {
+  value: string;
+  count: number;
+}
+
+export type OverviewBucket = 'hour' | 'day' | 'week' | 'month';
+
+/** 'overview.get': what a set of posts (a search query's matches, a user's posts) holds, counted in SQLite. */
+export interface Overview {
+  scope: { query: string } | { user_id: string };
+  posts: number;
+  /** Replies (in reply to a post); quotes (quoting a post and not a reply); the rest are posts. */
+  replies: number;
+  quotes: number;
+  unique_authors: number;
+  reply_share: number;
+  quote_share: number;
+  /** More posts matched than one overview counts (1,000,000): the figures are of the newest. */
+  capped: boolean;
+  first_post_ms: number | null;
+  last_post_ms: number | null;
+  bucket: OverviewBucket;
+  /** The bucket asked for when it would have made over 1,000 buckets (a coarser one is used), else null. */
+  bucket_requested: OverviewBucket | null;
+  utc_offset_minutes: number;
+  /** One entry a bucket from the first post's to the last's; start_ms is the bucket's start (epoch ms). */
+  series: { start_ms: number[]; posts: number[]; replies: number[]; quotes: number[] };
+  hashtags: OverviewCount[];
+  mentions: OverviewCount[];
+  domains: OverviewCount[];
+  languages: OverviewCount[];
+  clients: OverviewCount[];
+}
+
+export interface OverviewArgs {
+  /** Exactly one of query and user_id. */
+  query?: string;
+  user_id?: string;
+  /** Absent: chosen from the span (<= 2 days hour, <= 90 days day, <= 2 years week, else month). */
+  bucket?: OverviewBucket;
+  /** Minutes east of UTC the buckets follow (-840..840); absent or 0: UTC. */
+  utc_offset_minutes?: number;
+  /** Entries of each top list, 1..100 (default 10). */
+  top?: number;
+}
+
 export interface SearchCount {
   /** Posts of the corpus that match (public ones, as a search job collects them), at most the cap. */
   count: number;
@@ -678,6 +725,8 @@ export interface Handlers {
   'search.page': (args: { query: string; type?: 'Latest' | 'Top'; cursor?: string | null }) => Promise<TimelinePage>;
   /** How many posts of the corpus match a query, counted up to a cap (then `capped`). */
   'search.count': (args: { query: string }) => Promise<SearchCount>;
+  /** Posts over time, top hashtags, mentions, domains, languages and clients of a query's matches or a user's posts. */
+  'overview.get': (args: OverviewArgs) => Promise<Overview>;
 
   'jobs.estimate': (args: JobParams) => Promise<CreditEstimate>;
   'jobs.create': (args: JobParams) => Promise<{ job_id: number }>;
@@ -740,7 +789,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 /** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'post.context', 'article.get',
-  'space.get', 'search.page', 'search.count', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
+  'space.get', 'search.page', 'search.count', 'overview.get', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.test', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',

@@ -7,6 +7,7 @@ import { corpusSummary } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
+import { overviewOf } from './overview';
 import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
 import { appInbox } from './inbox';
@@ -71,6 +72,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'space.get': async (args) => spaceDetail(engine, args),
     'search.page': async (args) => searchResults(engine, args),
     'search.count': async (args) => searchCount(engine, args),
+    'overview.get': async (args) => overviewOf(engine, args),
     'jobs.estimate': async (args) => estimateJob(engine, args),
     'jobs.create': async (args) => createAppJob(engine, args),
     'jobs.list': async () => listJobs(engine, deps.apiUrl()),
