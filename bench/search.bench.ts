@@ -16,7 +16,7 @@ import { migrate } from '../src/main/engine/store/migrate';
 // corpus file to use instead (opened as is, never modified beyond ANALYZE).
 const seeded = new Map<Scale, string>();
 
-function corpus(ctx: { quick: boolean }): { db: Db; scale: Scale } {
+export function corpus(ctx: { quick: boolean }): { db: Db; scale: Scale } {
   const scale: Scale = ctx.quick ? 'small' : 'large';
   const given = process.env.SKEIN_BENCH_SEARCH_DB;
   let file = given ?? seeded.get(scale);

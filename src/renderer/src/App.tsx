@@ -10,6 +10,7 @@ import { PostView } from './views/post/PostView';
 import { ArticleView } from './views/article/ArticleView';
 import { SpaceView } from './views/space/SpaceView';
 import { SearchView } from './views/search/SearchView';
+import { OverviewView } from './views/overview/OverviewView';
 import { JobsView } from './views/jobs/JobsView';
 import { ExportsView } from './views/exports/ExportsView';
 import { SettingsView } from './views/settings/SettingsView';
@@ -53,6 +54,8 @@ function Routes() {
       return <SpaceView id={id ?? ''} />;
     case 'search':
       return <SearchView />;
+    case 'overview':
+      return <OverviewView />;
     case 'jobs':
       return <JobsView />;
     case 'exports':

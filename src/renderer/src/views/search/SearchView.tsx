@@ -137,7 +137,8 @@ function Results({ q, type }: { q: string; type: 'Latest' | 'Top' }) {
             {fmtInt(rows.length)} shown · {isFetchingNextPage ? 'loading more…' : hasNextPage ? 'scroll for more' : 'all results shown'} ·{' '}
             <a href={href('/jobs', { new: 'search', query: q, type, ...prefill })}>
               Collect all{total === null || floor ? '' : ` ${total}`} into a file
-            </a>
+            </a> ·{' '}
+            <a href={href('/overview', { q })} data-testid="search-overview">Overview</a>
           </span>
         }
       />

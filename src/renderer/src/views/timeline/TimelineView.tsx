@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
 import { authorLabel } from '../../components/author-label';
-import { navigate, useRoute } from '../../router';
+import { href, navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { tweetColumns } from '../tweet-columns';
 
@@ -59,6 +59,9 @@ function UserTimeline({ user, kind }: { user: string; kind: Kind }) {
   return (
     <>
       <UserCard user={lookup.data} />
+      <p>
+        <a href={href('/overview', { user })} data-testid="timeline-overview">Overview of these posts</a>: activity over time, hashtags, mentions, links, languages, clients
+      </p>
       <TimelineTable userId={lookup.data.id_str} author={authorLabel(lookup.data)} kind={kind} />
     </>
   );

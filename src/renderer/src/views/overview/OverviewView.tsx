@@ -1,0 +1,176 @@
+import { useCallback, useRef, useState } from 'react';
+import type { OverviewBucket, OverviewCount } from '../../../../shared/contract';
+import { useSkein } from '../../api/hooks';
+import { fmtInt } from '../../format';
+import { PageHeader } from '../../components/Layout';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { href, navigate, useRoute } from '../../router';
+import { clip, useDocumentTitle } from '../../document-title';
+import { useTimeZone } from '../../stores/time-zone';
+import { canvasPng, download, seriesCsv, seriesSvg } from './chart-export';
+import { drillDown, termOf, type ListKind } from './drill-down';
+import { axisLabels, chartTheme, PostsChart, SERIES_LABELS } from './PostsChart';
+
+// Overview of a search query's matches (#/overview?q=...) or of a user's posts (?user=@name):
+// every number is counted by the engine ('overview.get'); this view only draws them.
+
+const BUCKETS: OverviewBucket[] = ['hour', 'day', 'week', 'month'];
+
+export function OverviewView() {
+  const { query } = useRoute();
+  const q = query.get('q') ?? '';
+  const user = query.get('user') ?? '';
+  useDocumentTitle(q ? `Overview of ${clip(q)}` : user ? `Overview of ${user}` : 'Overview');
+  if (q) return <QueryOverview q={q} />;
+  if (user) return <UserOverview user={user} />;
+  return <Empty title="Nothing to describe">Open an overview from a search or from a user’s timeline.</Empty>;
+}
+
+function QueryOverview({ q }: { q: string }) {
+  return (
+    <div className="view">
+      <PageHeader title="Overview" subtitle={<>Posts matching <code>{q}</code></>} actions={<a href={href('/search', { q })}>Back to the results</a>} />
+      <OverviewBody scope={{ query: q }} base={{ query: q }} />
+    </div>
+  );
+}
+
+function UserOverview({ user }: { user: string }) {
+  const lookup = useSkein('users.lookup', { user }, { staleTime: Infinity });
+  if (lookup.error) return <ErrorState error={lookup.error} />;
+  if (lookup.isPending) return <Loading />;
+  const name = lookup.data.screen_name;
+  return (
+    <div className="view">
+      <PageHeader title="Overview" subtitle={<>Posts of @{name} in the corpus</>} actions={<a href={href('/timeline', { user })}>Back to the timeline</a>} />
+      <OverviewBody scope={{ user_id: lookup.data.id_str }} base={{ screenName: name }} />
+    </div>
+  );
+}
+
+function OverviewBody({ scope, base }: { scope: { query: string } | { user_id: string }; base: { query: string } | { screenName: string | null } }) {
+  const appZone = useTimeZone((s) => s.zone);
+  const [utc, setUtc] = useState(appZone === 'utc');
+  const [bucket, setBucket] = useState<OverviewBucket | ''>('');
+  // A fixed offset: today's (the engine buckets by it; a DST change inside the span is not followed).
+  const offset = utc ? 0 : -new Date().getTimezoneOffset();
+  const o = useSkein('overview.get', { ...scope, ...(bucket ? { bucket } : {}), utc_offset_minutes: offset });
+  const canvas = useRef<HTMLCanvasElement | null>(null);
+  const onCanvas = useCallback((c: HTMLCanvasElement | null) => {
+    canvas.current = c;
+  }, []);
+  const fmtX = useCallback(
+    (ms: number) => {
+      const hour = o.data?.bucket === 'hour';
+      return new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: o.data?.bucket === 'month' ? undefined : 'numeric', hour: hour ? '2-digit' : undefined, minute: hour ? '2-digit' : undefined, timeZone: utc ? 'UTC' : undefined }).format(ms);
+    },
+    [o.data?.bucket, utc],
+  );
+  if (o.error) return <ErrorState error={o.error} />;
+  if (o.isPending) return <Loading lines={6} />;
+  const d = o.data;
+  const fileBase = 'query' in scope ? 'overview-search' : `overview-user-${scope.user_id}`;
+  const saveSvg = () => {
+    const t = chartTheme();
+    const labels = axisLabels(d, utc);
+    const svg = seriesSvg(d.series.start_ms, SERIES_LABELS.map((label, k) => ({ label, color: t.series[k]!, values: [d.series.posts, d.series.replies, d.series.quotes][k]! })), t, labels.x, labels.y, fmtX);
+    download(`${fileBase}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+  };
+  const savePng = async () => {
+    if (!canvas.current) return;
+    const blob = await canvasPng(canvas.current, chartTheme().background);
+    if (blob) download(`${fileBase}.png`, blob);
+  };
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return (
+    <>
+      <section className="figure-cards" aria-label="Figures">
+        <Figure label="Posts" value={fmtInt(d.posts)} testId="ov-posts" note={d.capped ? 'the newest 1,000,000 of more' : undefined} />
+        <Figure label="Unique authors" value={fmtInt(d.unique_authors)} testId="ov-authors" />
+        <Figure label="Replies" value={pct(d.reply_share)} testId="ov-reply-share" note={`${fmtInt(d.replies)} posts`} />
+        <Figure label="Quotes" value={pct(d.quote_share)} testId="ov-quote-share" note={`${fmtInt(d.quotes)} posts`} />
+      </section>
+      {d.posts === 0 ? (
+        <Empty title="No posts">Nothing in the corpus matches, so there is nothing to count.</Empty>
+      ) : (
+        <>
+          <section className="card overview-chart" aria-label="Posts over time">
+            <div className="overview-toolbar">
+              <h2 className="small-heading">Posts over time</h2>
+              <label>
+                Per{' '}
+                <select value={bucket} onChange={(e) => setBucket(e.target.value as OverviewBucket | '')} aria-label="Bucket">
+                  <option value="">auto ({d.bucket})</option>
+                  {BUCKETS.map((b) => <option key={b} value={b}>{b}</option>)}
+                </select>
+              </label>
+              <span role="radiogroup" aria-label="Time zone">
+                <label><input type="radio" name="ov-zone" checked={utc} onChange={() => setUtc(true)} /> UTC</label>{' '}
+                <label><input type="radio" name="ov-zone" checked={!utc} onChange={() => setUtc(false)} /> Local</label>
+              </span>
+              <span className="spacer" />
+              <button type="button" className="subtle" onClick={() => void savePng()}>Save PNG</button>
+              <button type="button" className="subtle" onClick={saveSvg}>Save SVG</button>
+              <button type="button" className="subtle" onClick={() => download(`${fileBase}.csv`, new Blob([seriesCsv(d)], { type: 'text/csv' }))}>Save CSV</button>
+            </div>
+            {d.bucket_requested ? <p className="muted">Per {d.bucket_requested} would make over 1,000 points; shown per {d.bucket}.</p> : null}
+            <PostsChart overview={d} utc={utc} fmtX={fmtX} onCanvas={onCanvas} />
+          </section>
+          <section className="overview-lists">
+            <TopList title="Hashtags" kind="hashtags" items={d.hashtags} base={base} />
+            <TopList title="Mentions" kind="mentions" items={d.mentions} base={base} />
+            <TopList title="Linked domains" kind="domains" items={d.domains} base={base} />
+            <TopList title="Languages" kind="languages" items={d.languages} base={base} />
+            <TopList title="Posting clients" kind="clients" items={d.clients} base={base} />
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+function Figure({ label, value, note, testId }: { label: string; value: string; note?: string | undefined; testId: string }) {
+  return (
+    <div className="figure-card">
+      <div className="figure-label">{label}</div>
+      <div className="figure-value" data-testid={testId}>{value}</div>
+      {note ? <div className="muted small">{note}</div> : null}
+    </div>
+  );
+}
+
+const PREFIX: Record<ListKind, string> = { hashtags: '#', mentions: '@', domains: '', languages: '', clients: '' };
+
+function TopList({ title, kind, items, base }: { title: string; kind: ListKind; items: OverviewCount[]; base: { query: string } | { screenName: string | null } }) {
+  const max = Math.max(1, ...items.map((i) => i.count));
+  return (
+    <section className="card overview-list" aria-label={title} data-testid={`ov-${kind}`}>
+      <h2 className="small-heading">{title}</h2>
+      {items.length === 0 ? <p className="muted">None.</p> : null}
+      <table>
+        <thead>
+          <tr><th scope="col">{title}</th><th scope="col" className="num">Posts</th></tr>
+        </thead>
+        <tbody>
+          {items.map((i) => {
+            const term = termOf(kind, i.value);
+            const label = `${PREFIX[kind]}${i.value}`;
+            return (
+              <tr key={i.value}>
+                <td>
+                  <div className="overview-bar" style={{ width: `${(i.count / max) * 100}%` }} aria-hidden="true" />
+                  {term ? (
+                    <button type="button" className="link" title={`Search ${drillDown(base, term)}`} onClick={() => navigate('/search', { q: drillDown(base, term) })}>{label}</button>
+                  ) : (
+                    <span title="The search language has no operator for the posting client">{label}</span>
+                  )}
+                </td>
+                <td className="num">{fmtInt(i.count)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
