@@ -76,7 +76,7 @@ describe('overview (headless mode, demo corpus)', () => {
         await page.goto(`${skein.url}/#/overview?q=%23opendata`);
         await page.getByTestId('posts-chart').locator('canvas').waitFor();
         await screenshot(page, `overview-query-${width}-${scheme}`);
-        const bodyWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        const bodyWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         expect(bodyWidth).toBeLessThanOrEqual(width);
         await page.close();
       });
