@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { FilterBar as FilterBox, FilterChoice, FilterText, FORMAT_CHOICES } from '../../components/FilterBar';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { ExportFile } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
@@ -116,32 +117,16 @@ export function ExportsView() {
 
 function FilterBar({ filter, onChange, shown, total }: { filter: ExportFilter; onChange: (f: ExportFilter) => void; shown: number; total: number }) {
   return (
-    <div className="row-form filter-bar" role="search" aria-label="Filter export files">
-      <label className="grow">
-        <span className="label">File, name, query or job</span>
-        <input type="search" value={filter.text} placeholder="e.g. debate, #opendata, search-job12, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
-      </label>
-      <label>
-        <span className="label">Format</span>
-        <select value={filter.format} onChange={(e) => onChange({ ...filter, format: e.target.value as ExportFilter['format'] })}>
-          <option value="all">All formats</option>
-          <option value="csv">CSV</option>
-          <option value="json">JSON</option>
-          <option value="xlsx">XLSX</option>
-          <option value="parquet">Parquet</option>
-          <option value="gexf">GEXF</option>
-        </select>
-      </label>
-      <label>
-        <span className="label">State</span>
-        <select value={filter.state} onChange={(e) => onChange({ ...filter, state: e.target.value as ExportFilter['state'] })}>
-          <option value="all">All files</option>
-          <option value="kept">In the folder</option>
-          <option value="deleted">Deleted</option>
-        </select>
-      </label>
-      <span className="muted small filter-count" aria-live="polite">{shown === total ? `${fmtInt(total)} ${total === 1 ? 'file' : 'files'}` : `${fmtInt(shown)} of ${fmtInt(total)} files`}</span>
-    </div>
+    <FilterBox label="Filter export files" shown={shown} total={total} noun={['file', 'files']}>
+      <FilterText label="File, name, query or job" value={filter.text} placeholder="e.g. debate, #opendata, search-job12, 12" onChange={(text) => onChange({ ...filter, text })} />
+      <FilterChoice label="Format" value={filter.format} choices={FORMAT_CHOICES} onChange={(format) => onChange({ ...filter, format })} />
+      <FilterChoice
+        label="State"
+        value={filter.state}
+        choices={[['all', 'All files'], ['kept', 'In the folder'], ['deleted', 'Deleted']]}
+        onChange={(state) => onChange({ ...filter, state })}
+      />
+    </FilterBox>
   );
 }
 

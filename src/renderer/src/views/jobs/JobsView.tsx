@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { FilterBar as FilterBox, FilterChoice, FilterText, FORMAT_CHOICES } from '../../components/FilterBar';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { JobRow } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
@@ -155,42 +156,17 @@ export function JobsView() {
 
 function FilterBar({ filter, onChange, shown, total }: { filter: JobFilter; onChange: (f: JobFilter) => void; shown: number; total: number }) {
   return (
-    <div className="row-form filter-bar" role="search" aria-label="Filter jobs">
-      <label className="grow">
-        <span className="label">Name, query, post id or job</span>
-        <input type="search" value={filter.text} placeholder="e.g. debate, #opendata, 1850…, 12" onChange={(e) => onChange({ ...filter, text: e.target.value })} />
-      </label>
-      <label>
-        <span className="label">Status</span>
-        <select value={filter.status} onChange={(e) => onChange({ ...filter, status: e.target.value as JobFilter['status'] })}>
-          <option value="all">All statuses</option>
-          <option value="running">Running or waiting</option>
-          <option value="success">Finished</option>
-          <option value="failed">Failed</option>
-          <option value="cancelled">Cancelled</option>
-        </select>
-      </label>
-      <label>
-        <span className="label">Kind</span>
-        <select value={filter.kind} onChange={(e) => onChange({ ...filter, kind: e.target.value as JobFilter['kind'] })}>
-          <option value="all">All kinds</option>
-          <option value="replies">Replies</option>
-          <option value="search">Search</option>
-        </select>
-      </label>
-      <label>
-        <span className="label">Format</span>
-        <select value={filter.format} onChange={(e) => onChange({ ...filter, format: e.target.value as JobFilter['format'] })}>
-          <option value="all">All formats</option>
-          <option value="csv">CSV</option>
-          <option value="json">JSON</option>
-          <option value="xlsx">XLSX</option>
-          <option value="parquet">Parquet</option>
-          <option value="gexf">GEXF</option>
-        </select>
-      </label>
-      <span className="muted small filter-count" aria-live="polite">{shown === total ? `${fmtInt(total)} ${total === 1 ? 'job' : 'jobs'}` : `${fmtInt(shown)} of ${fmtInt(total)} jobs`}</span>
-    </div>
+    <FilterBox label="Filter jobs" shown={shown} total={total} noun={['job', 'jobs']}>
+      <FilterText label="Name, query, post id or job" value={filter.text} placeholder="e.g. debate, #opendata, 1850…, 12" onChange={(text) => onChange({ ...filter, text })} />
+      <FilterChoice
+        label="Status"
+        value={filter.status}
+        choices={[['all', 'All statuses'], ['running', 'Running or waiting'], ['success', 'Finished'], ['failed', 'Failed'], ['cancelled', 'Cancelled']]}
+        onChange={(status) => onChange({ ...filter, status })}
+      />
+      <FilterChoice label="Kind" value={filter.kind} choices={[['all', 'All kinds'], ['replies', 'Replies'], ['search', 'Search']]} onChange={(kind) => onChange({ ...filter, kind })} />
+      <FilterChoice label="Format" value={filter.format} choices={FORMAT_CHOICES} onChange={(format) => onChange({ ...filter, format })} />
+    </FilterBox>
   );
 }
 
