@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Every view at 1440x900 and 1024x700, light and dark, saved as screenshots to look at (issue 15
 // "Done when"), and the layout from 820 px up: the sidebar folds to icons, nothing spills out of
@@ -18,22 +16,13 @@ interface Tour {
 }
 
 describe('every view at every size (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-views-');
   let tour: Tour;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-views-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     tour = JSON.parse(db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) as Tour;
     db.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const views = (): [string, string][] => [
@@ -64,9 +53,9 @@ describe('every view at every size (headless mode, demo corpus)', () => {
   for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`shows every view at ${width}x${height}, ${scheme}, within the window`, async () => {
-        const page = await logIn(await browser.newPage({ viewport: { width, height }, colorScheme: scheme }), skein);
+        const page = await logIn(await app.browser.newPage({ viewport: { width, height }, colorScheme: scheme }), app.skein);
         for (const [name, path] of views()) {
-          await page.goto(`${skein.url}/#${path}`);
+          await page.goto(`${app.skein.url}/#${path}`);
           await page.locator('h1').first().waitFor();
           await page.waitForLoadState('networkidle');
           await screenshot(page, `view-${name}-${width}-${scheme}`);
@@ -78,9 +67,9 @@ describe('every view at every size (headless mode, demo corpus)', () => {
   }
 
   it('folds the sidebar to icons below 900 px and keeps every view within 820 px; the fold is a choice above', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 820, height: 800 } }), skein);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 820, height: 800 } }), app.skein);
     for (const [name, path] of views()) {
-      await page.goto(`${skein.url}/#${path}`);
+      await page.goto(`${app.skein.url}/#${path}`);
       await page.locator('h1').first().waitFor();
       await page.waitForLoadState('networkidle');
       expect([name, await spills(page)]).toEqual([name, []]);
@@ -104,8 +93,8 @@ describe('every view at every size (headless mode, demo corpus)', () => {
   });
 
   it('puts notices in the sidebar, where they cover nothing of the view', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
-    await page.goto(`${skein.url}/#/settings`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByRole('button', { name: 'Use the inbox' }).click();
     await page.locator('#webhook-title').locator('..').getByRole('button', { name: 'Save', exact: true }).click();
     const toast = page.locator('.toast').first();

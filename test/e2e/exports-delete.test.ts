@@ -94,9 +94,9 @@ describe('Exports > Delete', () => {
     await page.getByLabel('State').selectOption('deleted');
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
     await page.getByLabel('State').selectOption('all');
-    await page.getByLabel('File or job').fill(`job${jobs[2]!.id}.json`);
+    await page.getByLabel('File, name, query or job').fill(`job${jobs[2]!.id}.json`);
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    await page.getByLabel('File or job').fill('');
+    await page.getByLabel('File, name, query or job').fill('');
 
     // Retention: keeping 2 days would delete the five-day-old file; saving asks first.
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Keep files' }) });

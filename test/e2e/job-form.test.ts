@@ -1,42 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { describe, expect, it } from 'vitest';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // The job form's messages (issue 15 "Forms, messages and layout"): nothing red before anything is
 // typed; a bad id says so; a query with a mistake is marked as on Search and Start stays off; an
 // unknown post's error shows once; the "available" figure follows the balance after a job charges.
 
 describe('the job form (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-jobform-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-jobform-');
 
   it('prompts before it complains, marks a query mistake, shows an unknown post once, and keeps "available" current', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
-    await page.goto(`${skein.url}/#/jobs`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
+    await page.goto(`${app.skein.url}/#/jobs`);
     const foot = page.getByTestId('credit-hold');
     const start = page.getByRole('button', { name: 'Start job' });
     await foot.getByText('Give the id of the post whose replies to collect.').waitFor();
     expect(await foot.locator('.error-text').count()).toBe(0);
     expect(await start.isDisabled()).toBe(true);
 
-    await page.getByLabel('Post id').fill('12ab');
+    await page.getByRole('textbox', { name: /^Post id/ }).fill('12ab');
     expect(await foot.locator('.error-text').textContent()).toBe('The post id must be a number.');
-    await page.getByLabel('Post id').fill('1234567890123456789');
+    await page.getByRole('textbox', { name: /^Post id/ }).fill('1234567890123456789');
     await foot.locator('.error-text').filter({ hasText: /not found/i }).waitFor();
     expect(await page.getByText(/Tweet 1234567890123456789 was not found/).count()).toBe(1); // once
     expect(await start.isDisabled()).toBe(true);

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 import type { Overview } from '../../src/shared/contract';
 
 // The Overview (issue 16) in Chromium against headless mode and the demo corpus: opened from a
@@ -12,19 +10,7 @@ import type { Overview } from '../../src/shared/contract';
 // the drill-down search, the chart saves as CSV of its numbers, and a user's timeline links to one.
 
 describe('overview (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-overview-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-overview-');
 
   const rpc = (page: Page, args: object) =>
     page.evaluate(async (a) => {
@@ -33,8 +19,8 @@ describe('overview (headless mode, demo corpus)', () => {
     }, args) as Promise<Overview>;
 
   it('shows the engine\'s figures for a query, saves the chart\'s numbers, and a hashtag click searches', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), skein);
-    await page.goto(`${skein.url}/#/search?q=lang%3Aen`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), app.skein);
+    await page.goto(`${app.skein.url}/#/search?q=lang%3Aen`);
     await page.getByTestId('search-overview').click();
     await page.waitForURL(/#\/overview\?q=lang%3Aen/);
     await page.getByTestId('posts-chart').locator('canvas').waitFor();
@@ -70,10 +56,10 @@ describe('overview (headless mode, demo corpus)', () => {
   for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`draws a query's overview at ${width}x${height}, ${scheme}, within the window`, async () => {
-        const page = await logIn(await browser.newPage({ viewport: { width, height }, colorScheme: scheme }), skein);
-        await page.goto(`${skein.url}/#/search?q=%23opendata`);
+        const page = await logIn(await app.browser.newPage({ viewport: { width, height }, colorScheme: scheme }), app.skein);
+        await page.goto(`${app.skein.url}/#/search?q=%23opendata`);
         await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
-        await page.goto(`${skein.url}/#/overview?q=%23opendata`);
+        await page.goto(`${app.skein.url}/#/overview?q=%23opendata`);
         await page.getByTestId('posts-chart').locator('canvas').waitFor();
         await screenshot(page, `overview-query-${width}-${scheme}`);
         const bodyWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;

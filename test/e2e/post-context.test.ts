@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // A post in its conversation (issue 15 "Threads and context"), in Chromium against headless mode
 // and the demo corpus: the replies above it up to the root, its author's self-thread as one
@@ -20,18 +18,14 @@ interface Picks {
 }
 
 describe('the post page shows the post in its conversation (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-context-');
   let page: Page;
   let picks: Picks;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-context-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
     // What to open, chosen from the corpus by SQL (the expectations are the corpus's own facts).
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     db.defaultSafeIntegers(true);
     const deep = db.prepare('SELECT id, reply_depth FROM posts ORDER BY reply_depth DESC, id LIMIT 1').raw().get() as [bigint, bigint];
     // The second post of a self-thread: its parent and one reply are the author's own.
@@ -59,14 +53,9 @@ describe('the post page shows the post in its conversation (headless mode, demo 
       quoted: { id: String(quoted[0]), quotes: Number(quoted[1]) },
     };
   });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   const open = async (id: string) => {
-    await page.goto(`${skein.url}/#/post/${id}`);
+    await page.goto(`${app.skein.url}/#/post/${id}`);
     await page.getByRole('article', { name: 'Post', exact: true }).waitFor();
   };
 
@@ -86,7 +75,7 @@ describe('the post page shows the post in its conversation (headless mode, demo 
     else expect(all).toBeLessThan(picks.deep.depth);
     // The root is a post with no parent: its own page has no "In reply to".
     const root = await shown.first().getByRole('link', { name: 'Open' }).getAttribute('href');
-    await page.goto(`${skein.url}/${root}`);
+    await page.goto(`${app.skein.url}/${root}`);
     await page.getByRole('article', { name: 'Post', exact: true }).waitFor();
     await page.getByRole('region', { name: 'Replies' }).or(page.locator('#replies-title')).first().waitFor();
     expect(await page.getByRole('region', { name: 'In reply to' }).count()).toBe(0);

@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { describe, expect, it } from 'vitest';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Search's recent and saved queries (issue 15 "Search to file"), in Chromium against headless
 // mode: every search lands in the recent list, a query saved under a name survives a reload, a
 // click runs either again, and a saved query can be deleted.
 
 describe('saved and recent queries (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-queries-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-queries-');
 
   it('keeps every search in the recent list, saves one under a name across a reload, and runs either again', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
     const search = async (query: string) => {
       await page.getByLabel('Query', { exact: true }).fill(query);
       await page.getByLabel('Query', { exact: true }).press('Enter');
       await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
     };
-    await page.goto(`${skein.url}/#/search`);
+    await page.goto(`${app.skein.url}/#/search`);
     await search('lang:en');
     await search('#opendata');
     await search('lang:en'); // again: moves to the top, not listed twice

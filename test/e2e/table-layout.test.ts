@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { builtCli } from '../helpers/skein-process';
+import { demoApp } from '../helpers/demo-app';
 
 // Wide tables in a narrow window (issue 15 "Tables"): scrolled sideways, each column title stays
 // over its values and row backgrounds run to the last column; a row's actions stay in view; a
@@ -14,23 +12,11 @@ import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-proces
 const left = async (l: Locator) => (await l.boundingBox())!.x;
 
 describe('tables at 1024 px (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-table-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-table-');
 
   it('keeps titles over their columns when scrolled sideways, rows as wide as their columns, dates whole', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' }), skein);
-    await page.goto(`${skein.url}/#/search?q=${encodeURIComponent('lang:en')}`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' }), app.skein);
+    await page.goto(`${app.skein.url}/#/search?q=${encodeURIComponent('lang:en')}`);
     const table = page.getByRole('table', { name: 'Search results' });
     await table.locator('.body-row').first().waitFor();
     const body = table.getByTestId('table-body');
@@ -53,16 +39,16 @@ describe('tables at 1024 px (headless mode, demo corpus)', () => {
   });
 
   it("keeps a job's actions in view at the right edge", async () => {
-    const created = spawnSync(process.execPath, [builtCli, 'keys', 'create', '--name', 'script', '--credits', '1000', '--json', '--data-dir', dataDir], { encoding: 'utf8' });
+    const created = spawnSync(process.execPath, [builtCli, 'keys', 'create', '--name', 'script', '--credits', '1000', '--json', '--data-dir', app.dataDir], { encoding: 'utf8' });
     const key = (JSON.parse(created.stdout) as { key: string }).key;
-    const job = await fetch(`${skein.url}/social/search/asyncJob`, {
+    const job = await fetch(`${app.skein.url}/social/search/asyncJob`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'lang:en', max_count: 5, output_format: 'csv' }),
     });
     expect(job.status).toBe(200);
-    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 800 } }), skein);
-    await page.goto(`${skein.url}/#/jobs`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1024, height: 800 } }), app.skein);
+    await page.goto(`${app.skein.url}/#/jobs`);
     const file = page.getByRole('link', { name: 'File' }).first();
     await file.waitFor({ timeout: 20_000 });
     const box = (await file.boundingBox())!;

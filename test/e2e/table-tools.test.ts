@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Every table's tools (issue 15 "Tables"): columns shown and hidden with Columns, widths set by
 // dragging a column's edge, both remembered per table across a reload; a row's menu copies its id
 // or the row as JSON; a sort of an infinite list says it is of the loaded rows only.
 
 describe('table tools (headless mode, demo corpus)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-table-tools-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-table-tools-');
 
   async function searchPage(width: number, height: number, colorScheme: 'light' | 'dark'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height }, colorScheme, permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await logIn(await context.newPage(), skein);
-    await page.goto(`${skein.url}/#/search?q=${encodeURIComponent('lang:en')}`);
+    const context = await app.browser.newContext({ viewport: { width, height }, colorScheme, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await logIn(await context.newPage(), app.skein);
+    await page.goto(`${app.skein.url}/#/search?q=${encodeURIComponent('lang:en')}`);
     await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
     return page;
   }
