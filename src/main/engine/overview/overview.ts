@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import type { Overview, OverviewCount } from '../../../shared/contract';
 import { autoBucket, bucketOf, bucketSql, bucketStartMs, fittingBucket, MAX_BUCKETS, type Bucket } from './buckets';
 import { matchSql, type OverviewScope } from './match';
 import { clientSql, domainsFrom } from './sql';
@@ -21,34 +22,11 @@ export interface OverviewOptions {
   top?: number;
 }
 
-export interface Counted {
-  value: string;
-  count: number;
-}
+/** One entry of a top list; the shapes are the contract's (src/shared/contract.ts), so the handler passes them on as they are. */
+export type Counted = OverviewCount;
 
-export interface OverviewResult {
-  posts: number;
-  /** Replies (in_reply_to_status_id set), quotes (quoting and not a reply), the rest are posts. */
-  replies: number;
-  quotes: number;
-  unique_authors: number;
-  reply_share: number;
-  quote_share: number;
-  /** More than OVERVIEW_CAP posts matched: the figures are of the newest OVERVIEW_CAP. */
-  capped: boolean;
-  first_post_ms: number | null;
-  last_post_ms: number | null;
-  bucket: Bucket;
-  /** The bucket asked for when it would have made more than MAX_BUCKETS buckets, else null. */
-  bucket_requested: Bucket | null;
-  utc_offset_minutes: number;
-  series: { start_ms: number[]; posts: number[]; replies: number[]; quotes: number[] };
-  hashtags: Counted[];
-  mentions: Counted[];
-  domains: Counted[];
-  languages: Counted[];
-  clients: Counted[];
-}
+/** An overview without its scope, which the handler adds. */
+export type OverviewResult = Omit<Overview, 'scope'>;
 
 const KIND_POST = 0;
 const KIND_REPLY = 1;
