@@ -58,45 +58,28 @@ const csv: StagedFormat = {
   },
 };
 
-const xlsx: StagedFormat = {
-  stagingExt: 'cells.jsonl',
-  ext: 'xlsx',
-  header: '',
-  footer: '',
-  encode(rows, wallets) {
-    let out = '';
-    rows.forEach((r, i) => {
-      out += JSON.stringify(flattenTweet(r, wallets[i] ?? '')) + '\n';
-    });
-    return out;
-  },
-};
+/** A format staged one line per row, without header or footer, and built into its file at finalize. */
+function stagedLines(stagingExt: string, ext: OutputFormat, line: (row: TweetRow, wallet: string | undefined) => string): StagedFormat {
+  return {
+    stagingExt,
+    ext,
+    header: '',
+    footer: '',
+    encode(rows, wallets) {
+      let out = '';
+      rows.forEach((r, i) => {
+        out += `${line(r, wallets[i])}\n`;
+      });
+      return out;
+    },
+  };
+}
 
-const parquet: StagedFormat = {
-  stagingExt: 'parquet.jsonl',
-  ext: 'parquet',
-  header: '',
-  footer: '',
-  encode(rows, wallets) {
-    let out = '';
-    rows.forEach((r, i) => {
-      out += parquetRowJson(r, wallets[i]) + '\n';
-    });
-    return out;
-  },
-};
-
-const gexf: StagedFormat = {
-  stagingExt: 'post-ids.txt',
-  ext: 'gexf',
-  header: '',
-  footer: '',
-  encode(rows) {
-    let out = '';
-    for (const r of rows) out += `${r.id}\n`;
-    return out;
-  },
-};
+const xlsx = stagedLines('cells.jsonl', 'xlsx', (r, wallet) => JSON.stringify(flattenTweet(r, wallet ?? '')));
+// A wallet the row does not have stays null in Parquet (undefined here), as in the JSON export.
+const parquet = stagedLines('parquet.jsonl', 'parquet', (r, wallet) => parquetRowJson(r, wallet));
+// The network is built from the posts in the corpus at finalize: only their ids are staged.
+const gexf = stagedLines('post-ids.txt', 'gexf', (r) => String(r.id));
 
 export const stagedFormats: Record<OutputFormat, StagedFormat> = { json, csv, xlsx, gexf, parquet };
 
