@@ -14,6 +14,8 @@ describe('saved and recent queries (headless mode, demo corpus)', () => {
     const search = async (query: string) => {
       await page.getByLabel('Query', { exact: true }).fill(query);
       await page.getByLabel('Query', { exact: true }).press('Enter');
+      // The rows of the previous search are still on screen until the address says this one.
+      await page.waitForURL((url) => new URLSearchParams(url.hash.split('?')[1] ?? '').get('q') === query);
       await page.getByRole('table', { name: 'Search results' }).locator('.body-row').first().waitFor();
     };
     await page.goto(`${app.skein.url}/#/search`);
