@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Every view of the app in real Chromium against the built `skein serve` (headless mode): the
 // renderer talks to the real engine over the contract's HTTP transport. Screenshots of each view
@@ -19,29 +18,20 @@ interface Tour {
 }
 
 describe('the app in a real browser (headless mode)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-app-');
   let page: Page;
   let tour: Tour;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-app-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 880 } }), skein);
+    page = await logIn(await app.browser.newPage({ viewport: { width: 1360, height: 880 } }), app.skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     tour = JSON.parse((db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) ?? '{}') as Tour;
     db.close();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('home shows the corpus figures and the demo tour', async () => {
-    await page.goto(skein.url);
+    await page.goto(app.skein.url);
     await page.getByRole('heading', { name: 'Demo tour' }).waitFor();
     await expect(page.getByText('Posts', { exact: true }).first().isVisible()).resolves.toBe(true);
     await page.locator('.tour a').first().waitFor();
@@ -50,7 +40,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('browses a timeline to its third page', async () => {
-    await page.goto(`${skein.url}/#/timeline?user=${encodeURIComponent('@' + tour.large_conversation_root.screen_name)}&kind=tweets-and-replies`);
+    await page.goto(`${app.skein.url}/#/timeline?user=${encodeURIComponent('@' + tour.large_conversation_root.screen_name)}&kind=tweets-and-replies`);
     const status = page.getByTestId('timeline-status');
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/ 1 page loaded/);
     const body = page.getByTestId('table-body').first();
@@ -80,7 +70,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('opens a post and its reply tree, with the raw JSON', async () => {
-    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.goto(`${app.skein.url}/#/post/${tour.large_conversation_root.id_str}`);
     await page.getByRole('heading', { name: 'Replies' }).waitFor();
     await page.getByRole('tab', { name: /Direct replies/ }).waitFor();
     expect(await page.getByRole('tab', { name: /Level 2/ }).count()).toBe(1);
@@ -93,7 +83,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('reads an article', async () => {
-    await page.goto(`${skein.url}/#/article/${tour.article_post.id_str}`);
+    await page.goto(`${app.skein.url}/#/article/${tour.article_post.id_str}`);
     await page.locator('#article-title').waitFor();
     expect(await page.locator('#article-title').textContent()).toBe(tour.article_post.title);
     expect(await page.locator('.article-body h2').count()).toBeGreaterThan(0);
@@ -103,7 +93,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('opens a space', async () => {
-    await page.goto(`${skein.url}/#/space/${tour.space.id}`);
+    await page.goto(`${app.skein.url}/#/space/${tour.space.id}`);
     await page.getByRole('heading', { name: 'Times' }).waitFor();
     expect(await page.locator('.state-badge').first().textContent()).toBe('Ended');
     await page.getByRole('heading', { name: 'Creator' }).waitFor();
@@ -114,7 +104,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('runs a search and underlines a syntax error where it is', async () => {
-    await page.goto(`${skein.url}/#/search`);
+    await page.goto(`${app.skein.url}/#/search`);
     await page.getByLabel('Query').fill(`from:${tour.large_conversation_root.screen_name}`);
     await page.getByLabel('Query').press('Enter');
     await page.getByTestId('search-status').waitFor();
@@ -125,7 +115,7 @@ describe('the app in a real browser (headless mode)', () => {
     await screenshot(page, 'app-search');
     await page.getByRole('link', { name: /^Collect all [\d,]+ into a file$/ }).click();
     await expect.poll(() => page.getByLabel('Maximum posts').inputValue()).toBe(count);
-    await page.goto(`${skein.url}/#/search`);
+    await page.goto(`${app.skein.url}/#/search`);
     await page.getByLabel('Query').fill('cats form:x');
     await page.getByLabel('Query').press('Enter');
     await page.locator('mark.query-error').waitFor();
@@ -134,7 +124,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('points the webhook at the inbox', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByRole('button', { name: 'Use the inbox' }).click();
     expect(await page.getByLabel('Webhook URL').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/inbox\/[0-9a-f]+$/);
     await page.locator('#webhook-title').locator('..').getByRole('button', { name: 'Save', exact: true }).click();
@@ -151,7 +141,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('starts a search job in xlsx, shows the credit hold, and watches it reach success', async () => {
-    await page.goto(`${skein.url}/#/jobs?new=search&query=${encodeURIComponent('from:' + tour.large_conversation_root.screen_name)}`);
+    await page.goto(`${app.skein.url}/#/jobs?new=search&query=${encodeURIComponent('from:' + tour.large_conversation_root.screen_name)}`);
     await page.getByLabel('Maximum posts').fill('50');
     await page.getByLabel('File format').selectOption('xlsx');
     await expect.poll(() => page.getByTestId('credit-hold').textContent()).toMatch(/Holds 50 credits/);
@@ -164,7 +154,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('finds the file in Exports and previews its first rows', async () => {
-    await page.goto(`${skein.url}/#/exports`);
+    await page.goto(`${app.skein.url}/#/exports`);
     const row = page.locator('[aria-label="Export files"] .body-row').first();
     await expect.poll(() => row.textContent()).toMatch(/search-job\d+\.xlsx/);
     await row.click();
@@ -177,7 +167,7 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('sees the webhook delivery and the inbox entry', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     const delivery = page.locator('[aria-label="Webhook deliveries"] .body-row').first();
     await expect.poll(() => delivery.textContent(), { timeout: 30_000 }).toContain('delivered');
     const inbox = page.locator('[aria-label="Webhook inbox"] .body-row').first();
@@ -187,13 +177,13 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('creates a key, shows it once, and revokes it', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByLabel('Key user').fill('e2e_analyst');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByTestId('new-key').textContent();
     expect(key).toMatch(/^sk_/);
     // The key works against the spec API at once.
-    const res = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${app.skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     const keyRow = page.locator('[aria-label="API keys"] .body-row', { hasText: 'e2e_analyst' });
     await expect.poll(() => keyRow.textContent()).toContain('active');
@@ -209,12 +199,12 @@ describe('the app in a real browser (headless mode)', () => {
     await keyRow.getByRole('button', { name: /Revoke/ }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => keyRow.textContent()).toContain('revoked');
-    const after = await fetch(`${skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
+    const after = await fetch(`${app.skein.url}/social/spaces/show?id=${tour.space.id}`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);
   });
 
   it('keeps a 100,000-row table virtualised: only the visible rows are in the DOM', async () => {
-    await page.goto(`${skein.url}/#/dev/table?rows=100000`);
+    await page.goto(`${app.skein.url}/#/dev/table?rows=100000`);
     const table = page.getByRole('table', { name: 'Benchmark rows' });
     await table.locator('.body-row').first().waitFor({ timeout: 60_000 });
     expect(await table.getAttribute('aria-rowcount')).toBe('100000');
@@ -233,7 +223,7 @@ describe('the app in a real browser (headless mode)', () => {
 
   it('follows the OS dark theme', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.goto(`${app.skein.url}/#/post/${tour.large_conversation_root.id_str}`);
     await page.getByRole('tab', { name: /Direct replies/ }).waitFor();
     const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(15, 18, 22)');
@@ -242,18 +232,18 @@ describe('the app in a real browser (headless mode)', () => {
   });
 
   it('imports a picked file through the browser with progress and counts', async () => {
-    const file = join(dataDir, '..', `skein-e2e-import-${process.pid}.jsonl`);
+    const file = join(app.dataDir, '..', `skein-e2e-import-${process.pid}.jsonl`);
     const user = { id_str: '9007199254740993', name: 'Picked Person', screen_name: 'picked_p', created_at: 'Wed Oct 10 20:19:24 +0000 2018' };
     writeFileSync(file, `${JSON.stringify({ id_str: '9007199254740997', full_text: 'imported through the picker', created_at: 'Thu Oct 11 20:19:24 +0000 2018', user })}\n`);
     try {
-      await page.goto(`${skein.url}/#/settings`);
+      await page.goto(`${app.skein.url}/#/settings`);
       await page.getByLabel('Files to import').setInputFiles(file);
       const done = page.locator('[aria-label="Imports"] li', { hasText: 'done' });
       await done.waitFor({ timeout: 30_000 });
       expect(await done.textContent()).toContain('1 added');
       await page.locator('#data-title').scrollIntoViewIfNeeded();
       await screenshot(page, 'app-settings-data');
-      await page.goto(`${skein.url}/#/post/9007199254740997`);
+      await page.goto(`${app.skein.url}/#/post/9007199254740997`);
       await expect.poll(() => page.locator('.tweet-text').textContent()).toBe('imported through the picker');
     } finally {
       rmSync(file, { force: true });

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { parseString } from '@fast-csv/parse';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // The CSV dialect in the app (issue 16): Settings > CSV files picks what the job form starts with
 // (excel unless changed), the form shows the choice beside the file format and each job can take
@@ -26,23 +25,14 @@ function readCsv(text: string): Promise<string[][]> {
 }
 
 describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-csv-');
   let root: string;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-csv-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     root = (JSON.parse(db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) as { large_conversation_root: { id_str: string } })
       .large_conversation_root.id_str;
     db.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Starts a reply job for the large conversation in CSV and returns its file's texts once it succeeds. */
@@ -55,19 +45,19 @@ describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => 
     const row = page.locator('[aria-label="Jobs"] .body-row').first();
     await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('success');
     const jobId = (await row.locator('[role=cell]').first().textContent())!.trim();
-    const buf = readFileSync(join(dataDir, 'exports', `replies-${root}-job${jobId}.csv`));
+    const buf = readFileSync(join(app.dataDir, 'exports', `replies-${root}-job${jobId}.csv`));
     const rows = await readCsv(buf.subarray(buf.subarray(0, 3).equals(BOM) ? 3 : 0).toString('utf8'));
     const text = rows[0]!.indexOf('full_text');
     return { buf, texts: rows.slice(1).map((r) => r[text]!), row: (await row.textContent()) ?? '' };
   }
 
   it('starts the form with the setting, lets each job choose, and writes each dialect', { timeout: 180_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await logIn(await context.newPage(), skein);
+    const context = await app.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await logIn(await context.newPage(), app.skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
 
     // The setting: excel until changed, then plain, kept across a reload.
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     const section = page.getByRole('region', { name: 'CSV files' });
     await expect.poll(() => section.getByLabel('For Excel').isChecked()).toBe(true);
     await section.getByText('For pandas and R (plain)').click(); // the label: its radio is drawn as a segment
@@ -77,7 +67,7 @@ describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => 
     await screenshot(page, 'settings-csv-dialect-1440-light');
 
     // The form: no dialect for JSON; with CSV it starts at the setting.
-    await page.goto(`${skein.url}/#/jobs?new=replies&tweet_id=${root}`);
+    await page.goto(`${app.skein.url}/#/jobs?new=replies&tweet_id=${root}`);
     await page.getByLabel('File format').waitFor();
     expect(await page.getByLabel('CSV dialect').count()).toBe(0);
     await page.getByLabel('File format').selectOption('csv');
@@ -102,14 +92,14 @@ describe('CSV for Excel or for pandas and R, in the app (headless mode)', () => 
   });
 
   it('shows the excel default in dark mode at 1024 px', { timeout: 60_000 }, async () => {
-    const dark = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' });
-    const page = await logIn(await dark.newPage(), skein);
-    await page.goto(`${skein.url}/#/jobs?new=replies&tweet_id=${root}`);
+    const dark = await app.browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'dark' });
+    const page = await logIn(await dark.newPage(), app.skein);
+    await page.goto(`${app.skein.url}/#/jobs?new=replies&tweet_id=${root}`);
     await page.getByLabel('File format').selectOption('csv');
     expect(await page.getByLabel('CSV dialect').inputValue()).toBe('excel');
     await expect.poll(() => page.locator('.job-form').textContent()).toContain('csv_dialect=excel');
     await screenshot(page, 'jobs-csv-dialect-1024-dark');
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     const section = page.getByRole('region', { name: 'CSV files' });
     await section.waitFor();
     await section.scrollIntoViewIfNeeded();

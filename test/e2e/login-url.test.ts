@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { freePort } from '../helpers/free-port';
 
 // Headless mode's login (issue 13, point 14), in Chromium against a real `skein serve`: the
 // address it prints logs the browser in and lands on the app with a clean address bar; without
@@ -75,13 +75,6 @@ describe('logging in to the app with the address skein serve prints', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('a tab whose login ends (the token file replaced, the server restarted)', () => {
   let skein: SkeinProcess | undefined;

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // GEXF and Parquet in the app (issue 16), against the built `skein serve`, whose job worker loads
 // DuckDB on first use: the job form offers both with a line on what each is for, and for GEXF the
@@ -13,26 +12,17 @@ import { type SkeinProcess, startSkein } from '../helpers/skein-process';
 // list names the file, and Exports previews it (a GEXF file's nodes, a Parquet file's rows).
 
 describe('GEXF and Parquet from the job form (headless mode)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-formats-');
   let page: Page;
   let root: string;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-formats-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     root = (JSON.parse(db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) as { large_conversation_root: { id_str: string } })
       .large_conversation_root.id_str;
     db.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function startAndFinish(): Promise<{ jobId: string; row: string }> {
@@ -46,7 +36,7 @@ describe('GEXF and Parquet from the job form (headless mode)', () => {
   }
 
   async function preview(fileName: string): Promise<{ columns: string[]; firstRow: string[] }> {
-    await page.goto(`${skein.url}/#/exports`);
+    await page.goto(`${app.skein.url}/#/exports`);
     const file = page.locator('[aria-label="Export files"] .body-row', { hasText: fileName });
     await file.click();
     const previewRows = page.locator('[aria-label="File preview"] .body-row');
@@ -58,7 +48,7 @@ describe('GEXF and Parquet from the job form (headless mode)', () => {
   }
 
   it('starts a GEXF job by day: the form says what the file is for, the list and Exports show it', { timeout: 180_000 }, async () => {
-    await page.goto(`${skein.url}/#/jobs?new=replies&tweet_id=${root}`);
+    await page.goto(`${app.skein.url}/#/jobs?new=replies&tweet_id=${root}`);
     await page.getByLabel('File format').selectOption('gexf');
     await expect.poll(() => page.locator('.job-form').textContent()).toContain("output_format=gexf: the posts' accounts as a network");
     expect(await page.getByLabel('GEXF timeline').inputValue()).toBe('static');
@@ -68,7 +58,7 @@ describe('GEXF and Parquet from the job form (headless mode)', () => {
     const { jobId, row } = await startAndFinish();
     expect(row).toContain('gexf · day');
     const name = `replies-${root}-job${jobId}.gexf`;
-    const text = readFileSync(join(dataDir, 'exports', name), 'utf8');
+    const text = readFileSync(join(app.dataDir, 'exports', name), 'utf8');
     expect(text).toContain('mode="dynamic" timeformat="dateTime" timezone="UTC"');
     expect(text).toMatch(/<edge id="1" source="\d+" target="\d+" kind="(reply|mention|quote|retweet)" weight="\d+">/);
     const p = await preview(name);
@@ -78,7 +68,7 @@ describe('GEXF and Parquet from the job form (headless mode)', () => {
   });
 
   it('starts a Parquet job: its rows are previewed with the CSV columns, times in UTC', { timeout: 180_000 }, async () => {
-    await page.goto(`${skein.url}/#/jobs?new=replies&tweet_id=${root}`);
+    await page.goto(`${app.skein.url}/#/jobs?new=replies&tweet_id=${root}`);
     await page.getByLabel('File format').selectOption('parquet');
     await expect.poll(() => page.locator('.job-form').textContent()).toContain('output_format=parquet: the CSV columns, typed');
     expect(await page.getByLabel('GEXF timeline').count()).toBe(0);
@@ -86,13 +76,13 @@ describe('GEXF and Parquet from the job form (headless mode)', () => {
     const { jobId, row } = await startAndFinish();
     expect(row).toContain('parquet');
     const name = `replies-${root}-job${jobId}.parquet`;
-    expect(readFileSync(join(dataDir, 'exports', name)).subarray(0, 4).toString()).toBe('PAR1');
+    expect(readFileSync(join(app.dataDir, 'exports', name)).subarray(0, 4).toString()).toBe('PAR1');
     const p = await preview(name);
     expect(p.columns.slice(0, 3)).toEqual(['id_str', 'tweet_created_at', 'full_text']);
     expect(p.firstRow[0]).toMatch(/^\d{19}$/);
     expect(p.firstRow[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     const download = await page.getByRole('link', { name: 'Download' }).first().getAttribute('href');
-    const res = await fetch(new URL(download!, skein.url));
+    const res = await fetch(new URL(download!, app.skein.url));
     expect(res.headers.get('content-type')).toBe('application/vnd.apache.parquet');
     await screenshot(page, 'exports-parquet-preview-1440-light');
   });

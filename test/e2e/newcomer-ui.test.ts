@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // What every newcomer sees in the first minutes, in real Chromium against the built `skein serve`:
 // no 404 on any load (the favicon is served), a title that names the view and what it shows, and
@@ -22,28 +20,19 @@ const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 describe('a newcomer\'s first look (headless mode in Chromium)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-newcomer-');
   let tour: Tour;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-newcomer-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir);
-    browser = await launchChromium();
-    const db = new Database(join(dataDir, 'skein.db'), { readonly: true });
+    const db = new Database(join(app.dataDir, 'skein.db'), { readonly: true });
     tour = JSON.parse(db.prepare("SELECT value FROM corpus_meta WHERE key = 'tour'").pluck().get() as string) as Tour;
     db.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A fresh profile (nothing in localStorage) whose every request and response is recorded. */
   async function freshPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}) {
-    const context = await browser.newContext({ viewport: { width: options.width ?? 1360, height: 880 }, colorScheme: options.colorScheme ?? 'light' });
-    const page = await logIn(await context.newPage(), skein);
+    const context = await app.browser.newContext({ viewport: { width: options.width ?? 1360, height: 880 }, colorScheme: options.colorScheme ?? 'light' });
+    const page = await logIn(await context.newPage(), app.skein);
     const requests: string[] = [];
     const responses: { url: string; status: number }[] = [];
     // Image hosts are unreachable here; any request that leaves the machine is answered (and
@@ -55,7 +44,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
     return { context, page, requests, responses };
   }
 
-  const timelineUrl = () => `${skein.url}/#/timeline?user=${encodeURIComponent('@' + tour.large_conversation_root.screen_name)}`;
+  const timelineUrl = () => `${app.skein.url}/#/timeline?user=${encodeURIComponent('@' + tour.large_conversation_root.screen_name)}`;
 
   async function openTimeline(page: Page) {
     await page.goto(timelineUrl());
@@ -65,14 +54,14 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
 
   it('loads every view without a single 404, and the favicon is there', async () => {
     const { context, page, responses } = await freshPage();
-    await page.goto(skein.url);
+    await page.goto(app.skein.url);
     await page.getByRole('heading', { name: 'Demo tour' }).waitFor();
     for (const path of ['/timeline', '/search', '/jobs', '/exports', '/settings']) {
-      await page.goto(`${skein.url}/#${path}`);
+      await page.goto(`${app.skein.url}/#${path}`);
       await page.locator('.view').first().waitFor();
     }
     await openTimeline(page);
-    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.goto(`${app.skein.url}/#/post/${tour.large_conversation_root.id_str}`);
     await page.locator('.tweet-card').waitFor();
 
     // Chromium fetched the page's icon by itself...
@@ -80,7 +69,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
     // ...and every icon the page names is there, as is /favicon.ico that browsers ask for unbidden.
     const iconHrefs = await page.evaluate<string[]>('[...document.querySelectorAll(\'link[rel="icon"]\')].map((l) => l.href)');
     expect(iconHrefs.length).toBeGreaterThan(0);
-    for (const url of [...iconHrefs, `${skein.url}/favicon.ico`]) {
+    for (const url of [...iconHrefs, `${app.skein.url}/favicon.ico`]) {
       const res = await page.request.get(url);
       expect(res.status(), url).toBe(200);
       expect(res.headers()['content-type'], url).toMatch(/^image\//);
@@ -95,21 +84,21 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
     // The post page's reply tree of a large conversation can keep the engine busy for seconds.
     const title = () => expect.poll(() => page.title(), { timeout: 20_000 });
     const name = tour.large_conversation_root.screen_name;
-    await page.goto(skein.url);
+    await page.goto(app.skein.url);
     await title().toBe('Home — Skein');
     await openTimeline(page);
     await title().toBe(`@${name} · Timeline — Skein`);
-    await page.goto(`${skein.url}/#/post/${tour.large_conversation_root.id_str}`);
+    await page.goto(`${app.skein.url}/#/post/${tour.large_conversation_root.id_str}`);
     await title().toBe(`Post by @${name} — Skein`);
-    await page.goto(`${skein.url}/#/article/${tour.article_post.id_str}`);
+    await page.goto(`${app.skein.url}/#/article/${tour.article_post.id_str}`);
     await title().toMatch(/ · Article by @\w+ — Skein$/);
     expect(await page.title()).toContain(tour.article_post.title.slice(0, 20));
-    await page.goto(`${skein.url}/#/space/${tour.space.id}`);
+    await page.goto(`${app.skein.url}/#/space/${tour.space.id}`);
     await title().toMatch(/ · Space — Skein$/);
-    await page.goto(`${skein.url}/#/search?q=${encodeURIComponent(`from:${name}`)}`);
+    await page.goto(`${app.skein.url}/#/search?q=${encodeURIComponent(`from:${name}`)}`);
     await title().toBe(`Search: from:${name} — Skein`);
     for (const [path, view] of [['/jobs', 'Jobs'], ['/exports', 'Exports'], ['/settings', 'Settings'], ['/timeline', 'Timeline'], ['/nowhere', 'No such page']]) {
-      await page.goto(`${skein.url}/#${path}`);
+      await page.goto(`${app.skein.url}/#${path}`);
       await title().toBe(`${view} — Skein`);
     }
     await context.close();
@@ -118,9 +107,9 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
   it('fetches no image from a remote host by default, and does once the setting is on', async () => {
     const { context, page, requests, responses } = await freshPage();
     await openTimeline(page);
-    await page.goto(`${skein.url}/#/article/${tour.article_post.id_str}`);
+    await page.goto(`${app.skein.url}/#/article/${tour.article_post.id_str}`);
     await page.locator('#article-title').waitFor();
-    await page.goto(`${skein.url}/#/space/${tour.space.id}`);
+    await page.goto(`${app.skein.url}/#/space/${tour.space.id}`);
     await page.getByRole('heading', { name: 'Creator' }).waitFor();
     await openTimeline(page);
     // Placeholders: initials in the avatar, and no <img> that points anywhere but here.
@@ -139,7 +128,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
     expect(responses.filter((r) => !LOOPBACK.test(r.url))).toEqual([]);
 
     // Turn it on in Settings: remembered across loads, and avatars come from their hosts.
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     const setting = page.getByLabel('Load images from remote hosts');
     expect(await setting.isChecked()).toBe(false);
     // Turning it on reloads the page: the stricter policy cannot be lifted in place.
@@ -153,7 +142,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
     expect(responses.filter((r) => r.url.startsWith('https://images.example.com/')).length).toBeGreaterThan(0);
 
     // Off again: no <img> with a remote src, at once and without a reload.
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByLabel('Load images from remote hosts').uncheck();
     await openTimeline(page);
     expect(await page.locator('.user-card img').count()).toBe(0);
@@ -166,7 +155,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
         const { context, page } = await freshPage({ colorScheme, width });
         await openTimeline(page);
         await screenshot(page, `newcomer-timeline-${width}-${colorScheme}`);
-        await page.goto(`${skein.url}/#/settings`);
+        await page.goto(`${app.skein.url}/#/settings`);
         // Once the Data section above has its facts (it grows), bring the Images section to the middle.
         await page.getByTestId('data-dir').waitFor();
         await page.locator('#images-title').evaluate((el) => el.scrollIntoView({ block: 'center' }));

@@ -2,24 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, logIn, screenshot } from '../helpers/browser';
 import { builtCli, type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { freePort } from '../helpers/free-port';
 
 // A tab open while its `skein serve` restarts on the same data dir and port (issue 15 "Restarts
 // and failures"): it says once that the server is away, reconnects by itself, and its live updates
 // resume. The login cookie is the data dir's, so the restarted server takes it as it is (issue 13,
 // point 14); no request after the login carries a token in its URL.
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('a tab survives a restart of its server (headless mode)', () => {
   let skein: SkeinProcess | undefined;

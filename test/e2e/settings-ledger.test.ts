@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Settings in real Chromium against the built `skein serve`: the key form's starting credits are
 // the new user's whole balance, and the ledger shows the available balance after each line.
@@ -14,25 +11,16 @@ const AVAILABLE_AFTER = 5; // When, Kind, Status, Change, Held, Available (after
 const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
 
 describe('Settings: starting credits and the running balance', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
+  const app = demoApp('skein-e2e-ledger-', ['--no-demo']);
   let page: Page;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-ledger-'));
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir, ['--no-demo']);
-    browser = await launchChromium();
-    page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 1000 } }), skein);
+    page = await logIn(await app.browser.newPage({ viewport: { width: 1360, height: 1000 } }), app.skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('creates a user with exactly 3 credits and shows the balance after each ledger line', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByLabel('Key user').fill('budget');
     await page.getByLabel('Starting credits').fill('3');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -58,7 +46,7 @@ describe('Settings: starting credits and the running balance', () => {
   });
 
   it('adds a key to an existing user without touching its credits: the field is off and says why', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByLabel('Key user').fill('BUDGET');
     await expect.poll(() => page.getByLabel('Starting credits').isDisabled()).toBe(true);
     expect(await page.getByTestId('starting-credits-hint').textContent()).toContain('budget exists');
@@ -70,7 +58,7 @@ describe('Settings: starting credits and the running balance', () => {
   });
 
   it('refuses starting credits that are not a whole number, and makes a user with 0', async () => {
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     await page.getByLabel('Key user').fill('zero');
     await page.getByLabel('Starting credits').fill('12abc');
     await expect.poll(() => page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);

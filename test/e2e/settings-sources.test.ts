@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { revokeKey } from '../../src/main/engine/keys';
 import { maskKey } from '../../src/main/engine/upstream/key-source';
 import { AUTHOR_ID } from '../fixtures/api-corpus';
-import { launchChromium, logIn } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 import { upstreamSkein } from '../helpers/upstream-skein';
 
 // Settings > Sources in real Chromium against the built `skein serve` (Skein B, no keychain, no
@@ -20,19 +19,10 @@ const SHOTS = '/tmp/skein-shots';
 const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
 
 describe('Settings > Sources against a second Skein', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-sources-'));
+  const app = demoApp('skein-e2e-sources-', ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '', SKEIN_UPSTREAM_KEY: '' });
 
   beforeAll(async () => {
-    skein = await startSkein(dataDir, ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '', SKEIN_UPSTREAM_KEY: '' });
-    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function shoot(page: Page, name: string) {
@@ -54,9 +44,9 @@ describe('Settings > Sources against a second Skein', () => {
 
   it('sets up a source in the form, asks for the key once, tests it, and shows the balance and the totals', async () => {
     const a = await upstreamSkein();
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     const sources = page.locator('section.sources');
     expect(await sources.getByTestId('source-url').textContent()).toBe('None: reads use only your corpus');
     // no keychain here: the key is asked for this session, and the page says why
@@ -90,9 +80,9 @@ describe('Settings > Sources against a second Skein', () => {
     expect(await page.content()).not.toContain(a.key);
 
     // browse a timeline in the app: it comes through A, and B's totals show what it cost
-    await page.goto(`${skein.url}/#/timeline?user=${AUTHOR_ID}`);
+    await page.goto(`${app.skein.url}/#/timeline?user=${AUTHOR_ID}`);
     await expect.poll(() => page.getByTestId('timeline-status').textContent(), { timeout: 30_000 }).toMatch(/^20 posts/);
-    await page.goto(`${skein.url}/#/settings`);
+    await page.goto(`${app.skein.url}/#/settings`);
     // 1 user profile + a page of 20 posts = 21 items, $0.0042 at $0.0002
     await expect.poll(() => sources.getByTestId('spend-today').textContent()).toBe('21 items · $0.0042');
     expect(await sources.getByTestId('spend-month').textContent()).toBe('21 items · $0.0042');
@@ -109,8 +99,8 @@ describe('Settings > Sources against a second Skein', () => {
 
   it("shows a revoked key prominently as invalid, with the upstream's reason", async () => {
     const a = await upstreamSkein();
-    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
-    await page.goto(`${skein.url}/#/settings`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1440, height: 900 } }), app.skein);
+    await page.goto(`${app.skein.url}/#/settings`);
     const sources = page.locator('section.sources');
     await sources.getByLabel('Upstream URL').fill(a.server.url);
     await sources.getByLabel('Upstream profile').selectOption('spec');

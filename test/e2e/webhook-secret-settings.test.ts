@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { dbFileOf } from '../../src/main/engine/engine';
 import { openDb } from '../../src/main/engine/store/db';
-import { launchChromium, logIn, screenshot } from '../helpers/browser';
-import { type SkeinProcess, startSkein } from '../helpers/skein-process';
+import { logIn, screenshot } from '../helpers/browser';
+import { demoApp } from '../helpers/demo-app';
 
 // Settings > Webhook sets the signing secret (issue 13 point 13). Where no OS keychain answers (no
 // D-Bus session, as on a server or in CI), the secret is kept in the database, and the page says so
 // and why before and after it is set; a secret that cannot sign is refused with the reason.
 describe('the webhook signing secret in Settings where no keychain answers (headless mode)', () => {
-  let skein: SkeinProcess;
-  let browser: Browser;
-  const dataDir = mkdtempSync(join(tmpdir(), 'skein-e2e-webhook-secret-'));
-
-  beforeAll(async () => {
-    skein = await startSkein(dataDir, ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await skein?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = demoApp('skein-e2e-webhook-secret-', ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '' });
 
   function storedSecret(): unknown {
-    const db = openDb(dbFileOf(dataDir));
+    const db = openDb(dbFileOf(app.dataDir));
     try {
       return db.prepare(`SELECT webhook_secret, webhook_secret_ref FROM api_users WHERE name = 'app'`).get();
     } finally {
@@ -36,8 +20,8 @@ describe('the webhook signing secret in Settings where no keychain answers (head
   }
 
   it('keeps the secret in the database, says where and why, refuses one that cannot sign, and removes it', async () => {
-    const page = await logIn(await browser.newPage({ viewport: { width: 1024, height: 900 } }), skein);
-    await page.goto(`${skein.url}/#/settings`);
+    const page = await logIn(await app.browser.newPage({ viewport: { width: 1024, height: 900 } }), app.skein);
+    await page.goto(`${app.skein.url}/#/settings`);
     const message = page.getByTestId('webhook-secret-message');
     await message.waitFor();
     expect(await message.textContent()).toBe(

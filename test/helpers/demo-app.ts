@@ -14,13 +14,13 @@ export interface DemoApp {
 
 /**
  * A real `skein serve` on a fresh data dir (the demo corpus, unless `args` says otherwise) and a
- * Chromium, for the describe block that calls this: started before its tests, stopped and the data
+ * Chromium (`env` goes to the server), for the describe block that calls this: started before its tests, stopped and the data
  * dir removed after them.
  */
-export function demoApp(prefix: string, args: string[] = []): DemoApp {
+export function demoApp(prefix: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): DemoApp {
   const app = { dataDir: mkdtempSync(join(tmpdir(), prefix)) } as DemoApp;
   beforeAll(async () => {
-    app.skein = await startSkein(app.dataDir, args);
+    app.skein = await startSkein(app.dataDir, args, env);
     app.browser = await launchChromium();
   });
   afterAll(async () => {

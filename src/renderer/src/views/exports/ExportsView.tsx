@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { ConfirmBar } from '../../components/ConfirmBar';
 import { FilterBar as FilterBox, FilterChoice, FilterText, FORMAT_CHOICES } from '../../components/FilterBar';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { ExportFile } from '../../../../shared/contract';
@@ -182,30 +183,27 @@ function DeleteConfirm({ file, onDone }: { file: ExportFile; onDone: () => void 
   const remove = useSkeinMutation('exports.delete', ['exports.list', 'exports.retention', 'jobs.list']);
   const toast = useUi((s) => s.toast);
   return (
-    <div className="retry-confirm delete-confirm" role="alertdialog" aria-label={`Delete ${file.file_name}`} data-testid="delete-export-confirm">
-      <span className="estimate">
-        Delete <strong className="mono">{file.file_name}</strong> ({fmtBytes(file.bytes)}, {fmtInt(file.rows)} rows) from the exports folder? Its
-        URL stops working (410 Gone). Job {file.job_id} and its ledger charges stay; running the job again makes a new file.
-      </span>
-      <button
-        type="button"
-        className="danger-fill"
-        disabled={remove.isPending}
-        onClick={() =>
-          remove.mutate(
-            { job_id: file.job_id },
-            {
-              onSuccess: (r) => toast(`Deleted ${r.file_name} (${fmtBytes(r.bytes)} freed). Job ${r.job_id} and its charges stay.`, 'ok'),
-              onError: (e) => toast(e.message, 'error'),
-              onSettled: onDone,
-            },
-          )
-        }
-      >
-        {remove.isPending ? 'Deleting…' : 'Delete file'}
-      </button>
-      <button type="button" className="subtle" onClick={onDone}>Keep</button>
-    </div>
+    <ConfirmBar
+      label={`Delete ${file.file_name}`}
+      testId="delete-export-confirm"
+      action="Delete file"
+      busyAction="Deleting…"
+      busy={remove.isPending}
+      onKeep={onDone}
+      onConfirm={() =>
+        remove.mutate(
+          { job_id: file.job_id },
+          {
+            onSuccess: (r) => toast(`Deleted ${r.file_name} (${fmtBytes(r.bytes)} freed). Job ${r.job_id} and its charges stay.`, 'ok'),
+            onError: (e) => toast(e.message, 'error'),
+            onSettled: onDone,
+          },
+        )
+      }
+    >
+      Delete <strong className="mono">{file.file_name}</strong> ({fmtBytes(file.bytes)}, {fmtInt(file.rows)} rows) from the exports folder? Its
+      URL stops working (410 Gone). Job {file.job_id} and its ledger charges stay; running the job again makes a new file.
+    </ConfirmBar>
   );
 }
 

@@ -3,6 +3,7 @@ import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { ApiKeyRow } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { useUi } from '../../stores/ui';
+import { ConfirmBar } from '../../components/ConfirmBar';
 import { DataTable } from '../../components/DataTable';
 import { ErrorState } from '../../components/States';
 import { fmtDateTime, DATE_TIME_PX } from '../../format';
@@ -94,28 +95,21 @@ export function KeysSection() {
       ) : null}
       {create.error ? <ErrorState error={create.error} /> : null}
       {confirming ? (
-        <div className="retry-confirm delete-confirm" role="alertdialog" aria-label={`Revoke key ${confirming.prefix}`}>
-          <span className="estimate">
-            Revoke <code>{confirming.prefix}…</code> of {confirming.user_name}? Scripts using it get 401 at once, and it cannot be undone.
-            {keys.data && keys.data.filter((k) => k.user_name === confirming.user_name && !k.revoked_ms).length === 1
-              ? ` It is ${confirming.user_name}'s last active key: the data file URLs of ${confirming.user_name}'s jobs stop working too (the files stay in Exports).`
-              : ''}
-          </span>
-          <button
-            type="button"
-            className="danger-fill"
-            disabled={revoke.isPending}
-            onClick={() =>
-              revoke.mutate(
-                { key_id: confirming.id },
-                { onSuccess: () => toast(`Revoked ${confirming.prefix}….`, 'ok'), onSettled: () => setConfirming(null) },
-              )
-            }
-          >
-            {revoke.isPending ? 'Revoking…' : 'Revoke key'}
-          </button>
-          <button type="button" className="subtle" onClick={() => setConfirming(null)}>Keep</button>
-        </div>
+        <ConfirmBar
+          label={`Revoke key ${confirming.prefix}`}
+          action="Revoke key"
+          busyAction="Revoking…"
+          busy={revoke.isPending}
+          onKeep={() => setConfirming(null)}
+          onConfirm={() =>
+            revoke.mutate({ key_id: confirming.id }, { onSuccess: () => toast(`Revoked ${confirming.prefix}….`, 'ok'), onSettled: () => setConfirming(null) })
+          }
+        >
+          Revoke <code>{confirming.prefix}…</code> of {confirming.user_name}? Scripts using it get 401 at once, and it cannot be undone.
+          {keys.data && keys.data.filter((k) => k.user_name === confirming.user_name && !k.revoked_ms).length === 1
+            ? ` It is ${confirming.user_name}'s last active key: the data file URLs of ${confirming.user_name}'s jobs stop working too (the files stay in Exports).`
+            : ''}
+        </ConfirmBar>
       ) : null}
       {revoke.error ? <ErrorState error={revoke.error} /> : null}
       {keys.error ? <ErrorState error={keys.error} /> : (
