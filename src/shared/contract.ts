@@ -301,18 +301,39 @@ export interface SearchJobParams {
 }
 
 /**
+ * A user's timeline to a file (issue 15; our extension, POST /social/user/<user_id>/<timeline>/asyncJob):
+ * the user by numeric id; `timeline` is tweets (posts, spec 4.1, the default) or tweets-and-replies (4.2).
+ */
+export interface TimelineJobParams {
+  kind: 'timeline';
+  user_id: string;
+  timeline?: 'tweets' | 'tweets-and-replies';
+  max_count?: number;
+  compress?: boolean;
+  output_format?: OutputFormat;
+  csv_dialect?: CsvDialect;
+  gexf_dynamic?: GexfSlice;
+  /** The analyst's name for the job (issue 15): 1 to 80 characters, shown in Jobs and Exports. */
+  name?: string;
+}
+
+export type JobKind = 'replies' | 'search' | 'timeline';
+
+/**
  * The app's job parameters; `confirm_upstream` says the analyst agreed to a walk through the
  * upstream over the confirmation threshold (CreditEstimate.upstream.confirm).
  */
-export type JobParams = (RepliesJobParams | SearchJobParams) & { confirm_upstream?: boolean };
+export type JobParams = (RepliesJobParams | SearchJobParams | TimelineJobParams) & { confirm_upstream?: boolean };
 
 export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
 
 export interface JobRow {
   job_id: number;
-  kind: 'replies' | 'search';
+  kind: JobKind;
   /** The API user that started it ('app' for the app itself). */
   user_name: string;
+  /** A timeline job's user's screen name as the corpus knows it now (the job names the id); else null. */
+  subject_screen_name: string | null;
   /** The parameters as given (ids as strings). */
   params: Record<string, unknown>;
   status: JobStatus;
@@ -354,15 +375,27 @@ export interface CreditEstimate {
   };
 }
 
+/** A deleted job (Jobs > Delete job): it leaves the lists; its ledger transfers stay. */
+export interface DeletedJob {
+  job_id: number;
+  deleted_ms: number;
+  /** The data file that went with it, or null (none, or deleted before). */
+  file_name: string | null;
+  /** Bytes freed in the exports folder. */
+  bytes: number;
+}
+
 export interface ExportFile {
   job_id: number;
   /** What the file came from (issue 15): the job's kind, its name if it has one, and its query or post id. */
-  job_kind: 'replies' | 'search';
+  job_kind: JobKind;
   job_name: string | null;
   /** The search query (search jobs) or null. */
   job_query: string | null;
   /** The post whose replies were collected (reply jobs) or null. */
   job_tweet_id: string | null;
+  /** The user whose timeline was collected (timeline jobs) or null. */
+  job_user_id: string | null;
   file_name: string;
   format: OutputFormat;
   is_compressed: boolean;
@@ -737,6 +770,8 @@ export interface Handlers {
   'jobs.retry': (args: { job_id: number }) => Promise<{ job_id: number }>;
   /** What 'jobs.retry' would hold, shown before the new job starts. */
   'jobs.retryEstimate': (args: { job_id: number }) => Promise<CreditEstimate>;
+  /** Deletes a finished job and its data file (a running one is refused: cancel it first); its ledger transfers stay. */
+  'jobs.delete': (args: { job_id: number }) => Promise<DeletedJob>;
 
   'exports.list': () => Promise<ExportFile[]>;
   'exports.preview': (args: { job_id: number; rows?: number }) => Promise<ExportPreview>;
@@ -790,7 +825,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 export const handlerNames = [
   'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'post.context', 'article.get',
   'space.get', 'search.page', 'search.count', 'overview.get', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
-  'jobs.retry', 'jobs.retryEstimate', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
+  'jobs.retry', 'jobs.retryEstimate', 'jobs.delete', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.test', 'webhooks.deliveries', 'inbox.get',
   'data.import', 'upstream.get', 'upstream.set', 'upstream.remove', 'upstream.test', 'upstream.setKey',
 ] as const satisfies readonly HandlerName[];

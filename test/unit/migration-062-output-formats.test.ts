@@ -42,7 +42,8 @@ describe('migration 062: output formats gexf and parquet', () => {
     const insertGexf = () => db.exec(`INSERT INTO jobs (user_id, kind, params_json, output_format, run_at_ms, created_at_ms, updated_at_ms) VALUES (2, 'search', '{}', 'gexf', 0, 0, 0)`);
     expect(insertGexf).toThrow(/CHECK constraint failed/);
 
-    expect(migrate(db).applied).toEqual(migrations.filter((m) => m.id >= 62).map((m) => m.id));
+    // Up to 062 only: later migrations change the table again (064 its kind CHECK, 065 a column).
+    expect(migrate(db, migrations.filter((m) => m.id <= 62)).applied).toEqual([62]);
 
     expect(db.prepare('SELECT * FROM jobs ORDER BY id').all()).toEqual(rows);
     expect(db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('jobs')").all()).toEqual(columns);

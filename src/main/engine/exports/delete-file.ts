@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import { fail } from '../errors';
-import { getJob } from '../jobs/job-row';
+import { getJob, type JobRow } from '../jobs/job-row';
 import type { Db } from '../store/db';
 import { dataFilePath, deletedMessage, type DeletedBy } from './file-state';
 
@@ -32,18 +32,26 @@ export function deleteExportFile(db: Db, dataDir: string, jobId: number, by: Del
       }
       if (job.status === 'error' || !job.result_file) throw fail.notFound(`Job ${jobId} ended in ${job.status} and has no data file.`);
       if (job.file_deleted_at_ms !== null) throw fail.gone(`Already deleted. ${deletedMessage(job)}`);
-      const path = dataFilePath(dataDir, job);
-      let bytes = 0;
-      try {
-        bytes = statSync(path).size;
-        rmSync(path, { force: true });
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT') throw fail.conflict(`Could not delete ${path} (${code ?? (err as Error).message}); the file and job ${jobId} stay as they were.`);
-        bytes = 0; // gone from the folder already: only the record is made
-      }
-      db.prepare('UPDATE jobs SET file_deleted_at_ms = ?, file_deleted_by = ? WHERE id = ?').run(nowMs, by, jobId);
-      return { job_id: jobId, file_name: job.result_file, bytes, deleted_ms: nowMs, deleted_by: by };
+      return removeDataFile(db, dataDir, job, by, nowMs);
     })
     .immediate();
+}
+
+/**
+ * The file of a finished job whose file is kept, removed and recorded as deleted: inside the
+ * caller's write transaction (Exports > Delete above, and deleting the whole job, jobs/delete-job.ts).
+ */
+export function removeDataFile(db: Db, dataDir: string, job: JobRow, by: DeletedBy, nowMs: number): DeletedExport {
+  const path = dataFilePath(dataDir, job);
+  let bytes = 0;
+  try {
+    bytes = statSync(path).size;
+    rmSync(path, { force: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw fail.conflict(`Could not delete ${path} (${code ?? (err as Error).message}); the file and job ${job.id} stay as they were.`);
+    bytes = 0; // gone from the folder already: only the record is made
+  }
+  db.prepare('UPDATE jobs SET file_deleted_at_ms = ?, file_deleted_by = ? WHERE id = ?').run(nowMs, by, job.id);
+  return { job_id: job.id, file_name: job.result_file ?? '', bytes, deleted_ms: nowMs, deleted_by: by };
 }

@@ -10,7 +10,7 @@ import type { JobRow } from '../jobs/job-row';
 export type FileState = 'kept' | 'deleted' | 'missing';
 export type DeletedBy = 'user' | 'retention';
 
-type FileFields = Pick<JobRow, 'id' | 'result_file' | 'file_deleted_at_ms' | 'file_deleted_by'>;
+type FileFields = Pick<JobRow, 'id' | 'result_file' | 'file_deleted_at_ms' | 'file_deleted_by'> & Partial<Pick<JobRow, 'deleted_at_ms'>>;
 
 export const utcTime = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
@@ -30,6 +30,12 @@ const byWhom: Record<DeletedBy, string> = {
 
 /** What a deleted file's URL (410) and the app say: when, by whom, and how to get the rows again. */
 export function deletedMessage(job: FileFields): string {
+  if (typeof job.deleted_at_ms === 'number') {
+    return (
+      `The data file of job ${job.id} (${job.result_file ?? 'no name'}) was deleted with its job on ${utcTime(job.deleted_at_ms)} ` +
+      '(Jobs > Delete job, or DELETE /jobs/<id>); its charges stay in the ledger. Start a new job for a new file.'
+    );
+  }
   const when = typeof job.file_deleted_at_ms !== 'number' ? 'earlier' : `on ${utcTime(job.file_deleted_at_ms)}`;
   return (
     `The data file of job ${job.id} (${job.result_file ?? 'no name'}) was deleted ${when} ${byWhom[job.file_deleted_by ?? 'user']}; ` +

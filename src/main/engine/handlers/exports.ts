@@ -39,6 +39,7 @@ function toFile(engine: Engine, job: JobRow, base: string): ExportFile | null {
     job_name: typeof params.name === 'string' ? params.name : null,
     job_query: job.kind === 'search' && typeof params.query === 'string' ? params.query : null,
     job_tweet_id: job.kind === 'replies' && typeof params.tweet_id === 'string' ? params.tweet_id : null,
+    job_user_id: job.kind === 'timeline' && typeof params.user_id === 'string' ? params.user_id : null,
     file_name: job.result_file,
     format: job.output_format,
     is_compressed: job.is_compressed === 1,
@@ -53,11 +54,14 @@ function toFile(engine: Engine, job: JobRow, base: string): ExportFile | null {
   };
 }
 
-/** Every data file of a successful job, newest first, deleted ones included (they say when and by whom). */
+/**
+ * Every data file of a successful job, newest first, deleted ones included (they say when and by
+ * whom), except those of a deleted job (Jobs > Delete job): that job has left the app's lists.
+ */
 export function listExports(engine: Engine, apiUrl: string | null): ExportFile[] {
   const base = baseUrlOf(engine, apiUrl);
   const jobs = engine.db
-    .prepare("SELECT * FROM jobs WHERE status = 'success' AND result_file IS NOT NULL ORDER BY id DESC LIMIT ?")
+    .prepare("SELECT * FROM jobs WHERE status = 'success' AND result_file IS NOT NULL AND deleted_at_ms IS NULL ORDER BY id DESC LIMIT ?")
     .all(FILE_ROWS) as JobRow[];
   return jobs.map((j) => toFile(engine, j, base)).filter((f): f is ExportFile => f !== null);
 }

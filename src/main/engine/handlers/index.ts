@@ -8,7 +8,7 @@ import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timeline
 import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
 import { overviewOf } from './overview';
-import { cancelAppJob, createAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
+import { cancelAppJob, createAppJob, deleteAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
 import { appInbox } from './inbox';
 import { startImport } from './imports';
@@ -80,6 +80,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'jobs.cancel': async (args) => cancelAppJob(engine, args, deps.apiUrl()),
     'jobs.retry': async (args) => retryAppJob(engine, args),
     'jobs.retryEstimate': async (args) => estimateRetry(engine, args),
+    'jobs.delete': async (args) => deleteAppJob(engine, args),
     'exports.list': async () => listExports(engine, deps.apiUrl()),
     'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
     'exports.partials': async () => listPartialFiles(engine),

@@ -1,41 +1,51 @@
-import type { CreditEstimate, JobParams, JobRow as AppJobRow } from '../../../shared/contract';
+import type { CreditEstimate, DeletedJob, JobParams, JobRow as AppJobRow } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
-import { cancelJob, getJob, parseRepliesJob, parseSearchJob, submitJob, type JobRow, type RawParams } from '../jobs';
+import { cancelJob, deleteJob, deletedJobMessage, getJob, notifyJobsChanged, parseRepliesJob, parseSearchJob, parseTimelineJob, submitJob, type JobRow, type RawParams } from '../jobs';
+import type { JobKind } from '../jobs/job-row';
 import { datafileUrl, jobNote } from '../jobs/status-body';
 import { listenerBaseUrl } from '../jobs/base-url';
 import { balanceOf } from '../ledger';
 import { APP_REQUESTER, APP_USER_ID } from './app-user';
-import { ensurePost } from '../upstream/fetch-reads';
+import { ensurePost, ensureUser } from '../upstream/fetch-reads';
 import { currentConfig, modeOf } from '../upstream/gateway';
 import { spentOfBudget } from '../upstream/spend';
-import { intArg, oneOf, record } from './validate';
+import { idArg, intArg, oneOf, record } from './validate';
 
 // The job list shows the newest jobs of every user on this machine (the app's and scripts'):
 // the analyst owns all of them. 500 rows is months of collections.
 const JOB_ROWS = 500;
 
+const KINDS = ['replies', 'search', 'timeline'] as const satisfies readonly JobKind[];
+
 function parse(engine: Engine, raw: unknown) {
   const args = record(raw);
-  const kind = oneOf(args, 'kind', ['replies', 'search'] as const);
-  const { kind: _k, tweet_id, confirm_upstream: _c, ...rest } = args;
+  const kind = oneOf(args, 'kind', KINDS);
+  const { kind: _k, tweet_id, user_id, timeline, confirm_upstream: _c, ...rest } = args;
   const params = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null && v !== '')) as RawParams;
+  if (kind !== 'replies' && tweet_id !== undefined) throw fail.invalid('tweet_id', `a ${kind} job takes ${kind === 'search' ? 'a query' : 'a user id'}, not a post id.`);
+  if (kind !== 'timeline' && (user_id !== undefined || timeline !== undefined)) throw fail.invalid(user_id !== undefined ? 'user_id' : 'timeline', `a ${kind} job does not take it.`);
   if (kind === 'replies') return { kind, parsed: parseRepliesJob(engine.db, tweet_id, params) };
-  if (tweet_id !== undefined) throw fail.invalid('tweet_id', 'a search job takes a query, not a post id.');
+  if (kind === 'timeline') {
+    const which = oneOf(args, 'timeline', ['tweets', 'tweets-and-replies'] as const, 'tweets');
+    return { kind, parsed: parseTimelineJob(engine.db, user_id, which, params, modeOf(engine) !== 'offline') };
+  }
   return { kind, parsed: parseSearchJob(params) };
 }
 
 /**
- * Through an upstream, a reply job's post may not be stored yet: fetch it first (its reply_count
- * sets the hold), booked as the app's spend.
+ * Through an upstream, a reply job's post or a timeline job's user may not be stored yet: fetch it
+ * first (its reply_count or statuses_count sets the hold), booked as the app's spend.
  */
-async function ensureJobPost(engine: Engine, raw: unknown): Promise<void> {
+async function ensureJobSubject(engine: Engine, raw: unknown): Promise<void> {
   const args = record(raw);
-  if (args.kind === 'replies' && modeOf(engine) !== 'offline') await ensurePost(engine, APP_REQUESTER, args.tweet_id, 'tweet_id');
+  if (modeOf(engine) === 'offline') return;
+  if (args.kind === 'replies') await ensurePost(engine, APP_REQUESTER, args.tweet_id, 'tweet_id');
+  if (args.kind === 'timeline') await ensureUser(engine, APP_REQUESTER, idArg(args, 'user_id'));
 }
 
 /** What the job may fetch from the upstream, and whether the analyst must confirm it first. */
-function upstreamEstimate(engine: Engine, kind: 'replies' | 'search', parsed: { params: unknown; maxRows: number }): CreditEstimate['upstream'] {
+function upstreamEstimate(engine: Engine, kind: JobKind, parsed: { params: unknown; maxRows: number }): CreditEstimate['upstream'] {
   const config = currentConfig(engine);
   if (!config || config.mode === 'offline') return undefined;
   const items = kind === 'search' ? (parsed.params as { max_count: number }).max_count : parsed.maxRows;
@@ -50,14 +60,19 @@ function upstreamEstimate(engine: Engine, kind: 'replies' | 'search', parsed: { 
 
 /** What starting this job would hold (section 7's rules), before anything is created. */
 export async function estimateJob(engine: Engine, raw: unknown): Promise<CreditEstimate> {
-  await ensureJobPost(engine, raw);
+  await ensureJobSubject(engine, raw);
   const { kind, parsed } = parse(engine, raw);
   const { available } = balanceOf(engine.db, APP_USER_ID);
   const given = (parsed.params as { max_count?: number }).max_count !== undefined && (record(raw).max_count ?? '') !== '';
-  const basis =
-    kind === 'search'
-      ? given ? 'max_count' : 'the default max_count of 20'
-      : given ? 'max_count' : "the post's reply_count, or the replies of levels 1 and 2 in the corpus if more";
+  const basis = given
+    ? 'max_count'
+    : kind === 'search'
+      ? 'the default max_count of 20'
+      : kind === 'timeline'
+        ? modeOf(engine) === 'offline'
+          ? 'the posts of this timeline in the corpus'
+          : "the user's statuses_count, or the posts of this timeline in the corpus if more"
+        : "the post's reply_count, or the replies of levels 1 and 2 in the corpus if more";
   // Starting a job in the app costs nothing besides the hold: the hold is its largest price.
   const upstream = upstreamEstimate(engine, kind, parsed);
   return { hold: parsed.maxRows, available, enough: available >= parsed.maxRows, basis, ...(upstream ? { upstream } : {}) };
@@ -69,7 +84,7 @@ export async function estimateJob(engine: Engine, raw: unknown): Promise<CreditE
  * row as it collects, exactly as a script's job (spec 7).
  */
 export async function createAppJob(engine: Engine, raw: unknown, resumeOf?: number): Promise<{ job_id: number }> {
-  await ensureJobPost(engine, raw);
+  await ensureJobSubject(engine, raw);
   const { kind, parsed } = parse(engine, raw);
   const upstream = upstreamEstimate(engine, kind, parsed);
   if (upstream?.confirm && record(raw).confirm_upstream !== true) {
@@ -81,7 +96,19 @@ export async function createAppJob(engine: Engine, raw: unknown, resumeOf?: numb
   return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never, undefined, resumeOf) };
 }
 
-export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string): AppJobRow {
+/** A job row with the names the list shows: its API user's, and a timeline job's subject's screen name. */
+type ListedJob = JobRow & { user_name?: string; subject_screen_name?: string | null };
+
+// The subject of a timeline job by the id in its parameters (a 19-digit string: CAST keeps it exact).
+const LISTED_JOBS = `SELECT j.*, u.name AS user_name, su.screen_name AS subject_screen_name
+  FROM jobs j JOIN api_users u ON u.id = j.user_id
+  LEFT JOIN social_users su ON j.kind = 'timeline' AND su.id = CAST(json_extract(j.params_json, '$.user_id') AS INTEGER)`;
+
+function listedJob(engine: Engine, jobId: number): ListedJob {
+  return engine.db.prepare(`${LISTED_JOBS} WHERE j.id = ?`).get(jobId) as ListedJob;
+}
+
+export function toAppJob(job: ListedJob, baseUrl: string): AppJobRow {
   let params: Record<string, unknown> = {};
   try {
     params = JSON.parse(job.params_json) as Record<string, unknown>;
@@ -92,6 +119,7 @@ export function toAppJob(job: JobRow & { user_name?: string }, baseUrl: string):
     job_id: job.id,
     kind: job.kind,
     user_name: job.user_name ?? '',
+    subject_screen_name: job.subject_screen_name ?? null,
     params: { ...params, output_format: job.output_format, compress: job.compress === 1 },
     status: job.status,
     cancelled: job.status === 'error' && job.cancel_requested === 1,
@@ -119,9 +147,8 @@ export function baseUrlOf(engine: Engine, apiUrl: string | null): string {
 }
 
 export function listJobs(engine: Engine, apiUrl: string | null): AppJobRow[] {
-  const rows = engine.db
-    .prepare('SELECT j.*, u.name AS user_name FROM jobs j JOIN api_users u ON u.id = j.user_id ORDER BY j.id DESC LIMIT ?')
-    .all(JOB_ROWS) as (JobRow & { user_name: string })[];
+  // A deleted job (a tombstone, migration 065) is not listed.
+  const rows = engine.db.prepare(`${LISTED_JOBS} WHERE j.deleted_at_ms IS NULL ORDER BY j.id DESC LIMIT ?`).all(JOB_ROWS) as ListedJob[];
   const base = baseUrlOf(engine, apiUrl);
   return rows.map((j) => toAppJob(j, base));
 }
@@ -130,17 +157,18 @@ function jobArg(engine: Engine, raw: unknown): JobRow {
   const jobId = intArg(record(raw), 'job_id', 1, Number.MAX_SAFE_INTEGER);
   const job = getJob(engine.db, jobId);
   if (!job) throw fail.notFound(`Job ${jobId} was not found.`);
+  if (job.deleted_at_ms !== null) throw fail.gone(deletedJobMessage(job));
   return job;
 }
 
 export function getAppJob(engine: Engine, raw: unknown, apiUrl: string | null): AppJobRow {
-  return toAppJob(jobArg(engine, raw), baseUrlOf(engine, apiUrl));
+  return toAppJob(listedJob(engine, jobArg(engine, raw).id), baseUrlOf(engine, apiUrl));
 }
 
 export function cancelAppJob(engine: Engine, raw: unknown, apiUrl: string | null): AppJobRow {
   const job = jobArg(engine, raw);
   cancelJob(engine.db, job.id, engine.clock.nowMs());
-  return toAppJob(getJob(engine.db, job.id)!, baseUrlOf(engine, apiUrl));
+  return toAppJob(listedJob(engine, job.id), baseUrlOf(engine, apiUrl));
 }
 
 /** The parameters a retry starts a new job with: the failed job's own (its file stays as it is). */
@@ -148,6 +176,10 @@ function retryArgs(engine: Engine, raw: unknown): JobParams {
   const job = jobArg(engine, raw);
   if (job.status === 'pending' || job.status === 'processing') throw fail.invalid('job_id', `job ${job.id} is still running.`);
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
+  if (job.kind === 'timeline') {
+    const timeline = params.timeline === 'tweets-and-replies' ? 'tweets-and-replies' : 'tweets';
+    return { kind: 'timeline', user_id: String(params.user_id), timeline, ...pick(params, ['max_count', 'csv_dialect', 'gexf_dynamic', 'name']), output_format: job.output_format, compress: job.compress === 1 };
+  }
   return job.kind === 'replies'
     ? { kind: 'replies', tweet_id: String(params.tweet_id), ...pick(params, ['since_id', 'max_count', 'csv_dialect', 'gexf_dynamic', 'name']), output_format: job.output_format, compress: job.compress === 1 }
     : { kind: 'search', query: String(params.query), ...pick(params, ['type', 'since_id', 'max_id', 'max_count', 'csv_dialect', 'gexf_dynamic', 'name']), output_format: job.output_format, compress: job.compress === 1 };
@@ -166,4 +198,15 @@ export function retryAppJob(engine: Engine, raw: unknown): Promise<{ job_id: num
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
+}
+
+/**
+ * Jobs > Delete job (issue 15): a finished job leaves the list with its data file; its ledger
+ * transfers stay (jobs/delete-job.ts). A running job is refused (409): cancel it first.
+ */
+export function deleteAppJob(engine: Engine, raw: unknown): DeletedJob {
+  const job = jobArg(engine, raw);
+  const deleted = deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs());
+  notifyJobsChanged(engine.db);
+  return deleted;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { JobRow } from './job-row';
 import { dataFileName, exportsDir, partialDir, stagedPath } from './files';
 import type { Db } from '../store/db';
-import { csvDialectOf, gexfSliceOf, type RepliesParams, type SearchParams } from './params';
+import { csvDialectOf, gexfSliceOf, type RepliesParams, type SearchParams, type TimelineParams } from './params';
 import { writeExcelCsvFromPlain } from './writers/excel-csv';
 import { stagedFormats } from './writers/formats';
 import { writeGexf } from './writers/gexf';
@@ -80,8 +80,13 @@ export async function finalizeOutput(db: Db, dataDir: string, job: JobRow, mtime
 function describeJob(job: JobRow): string {
   let what: string;
   try {
-    const params = JSON.parse(job.params_json) as Partial<RepliesParams & SearchParams>;
-    what = job.kind === 'replies' ? `the replies to post ${params.tweet_id}` : `the search ${JSON.stringify(params.query ?? '')}`;
+    const params = JSON.parse(job.params_json) as Partial<RepliesParams & SearchParams & TimelineParams>;
+    what =
+      job.kind === 'replies'
+        ? `the replies to post ${params.tweet_id}`
+        : job.kind === 'timeline'
+          ? `the timeline of user ${params.user_id}${params.timeline === 'tweets-and-replies' ? ', posts and replies' : ''}`
+          : `the search ${JSON.stringify(params.query ?? '')}`;
   } catch {
     what = `a ${job.kind} job`;
   }

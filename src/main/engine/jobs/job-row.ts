@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 
-export type JobKind = 'replies' | 'search';
+/** timeline is our extension (issue 15; migration 064 widened the column's CHECK). */
+export type JobKind = 'replies' | 'search' | 'timeline';
 export type JobStatus = 'pending' | 'processing' | 'success' | 'error';
 /** gexf and parquet are our extensions (issue 16; migration 062 widened the column's CHECK). */
 export type OutputFormat = 'json' | 'csv' | 'xlsx' | 'gexf' | 'parquet';
@@ -46,6 +47,8 @@ export interface JobRow {
   /** When the finished data file was deleted, and by whom (migration 060; exports/delete-file.ts); the job stays. */
   file_deleted_at_ms: number | null;
   file_deleted_by: 'user' | 'retention' | null;
+  /** When the job was deleted (migration 065; jobs/delete-job.ts): a tombstone, its id and its ledger transfers stay. */
+  deleted_at_ms: number | null;
 }
 
 export function getJob(db: Db, jobId: number): JobRow | undefined {

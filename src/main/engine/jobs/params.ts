@@ -26,7 +26,23 @@ export interface SearchParams {
  */
 export const MAX_JOB_NAME_CHARS = 80;
 
-export type JobParams = RepliesParams | SearchParams;
+/** Which of a user's two timelines (spec 4.1 `tweets`: posts that are not replies; 4.2 `tweets-and-replies`: all). */
+export type TimelineKind = 'tweets' | 'tweets-and-replies';
+
+/**
+ * A timeline job (issue 15; our extension, POST /social/user/<user_id>/<timeline>/asyncJob): the
+ * user's posts newest first, as the timeline reads page them, into a file. By numeric id only:
+ * the id is fixed for the job's life (a screen name can pass to another account between a job's
+ * start and its resume), and it is the spec's timeline parameter.
+ */
+export interface TimelineParams {
+  user_id: string;
+  timeline: TimelineKind;
+  max_count?: number;
+  name?: string;
+}
+
+export type JobParams = RepliesParams | SearchParams | TimelineParams;
 
 /**
  * How a CSV file is written (issue 16; our extension `csv_dialect`). `excel`: UTF-8 with a byte

@@ -3,8 +3,9 @@ import { parseNumericId, preview } from '../reads/params';
 import { countReplies, parseQuery } from '../search';
 import type { Db } from '../store/db';
 import type { OutputFormat } from './job-row';
+import { countTimeline, timelineUser } from './kinds/timeline';
 import { MAX_MAX_COUNT, MAX_QUERY_LENGTH, SEARCH_DEFAULT_MAX_COUNT } from './limits';
-import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, MAX_JOB_NAME_CHARS, type CsvDialect, type GexfSlice, type JobOutput, type RepliesParams, type SearchParams, type SearchType } from './params';
+import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, MAX_JOB_NAME_CHARS, type CsvDialect, type GexfSlice, type JobOutput, type RepliesParams, type SearchParams, type SearchType, type TimelineKind, type TimelineParams } from './params';
 
 // Validation of the job-creating requests (spec 4.6 and 4.7), whatever carried them: the query
 // string, a JSON body or a form body (docs/decisions.md "Job parameters"). Every refusal is a 422
@@ -14,6 +15,7 @@ import { CSV_DIALECTS, DEFAULT_CSV_DIALECT, GEXF_SLICES, MAX_JOB_NAME_CHARS, typ
 export type RawParams = Record<string, unknown>;
 
 const REPLIES_KEYS = ['since_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic', 'name'];
+const TIMELINE_KEYS = ['max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic', 'name'];
 const SEARCH_KEYS = ['query', 'type', 'since_id', 'max_id', 'max_count', 'compress', 'output_format', 'csv_dialect', 'gexf_dynamic', 'name'];
 
 function once(name: string, raw: unknown): unknown {
@@ -185,4 +187,27 @@ export function parseSearchJob(raw: RawParams): ParsedJob<SearchParams> {
   const output = parseOutput(raw);
   const name = jobName(raw.name);
   return { params: name ? { ...params, name } : params, output, maxRows: max };
+}
+
+/**
+ * A timeline job (issue 15; our extension): the user by numeric id (404 unknown, 403 protected,
+ * as the timeline reads answer). The hold is max_count when given; otherwise the most the job can
+ * write from where it reads: offline, the posts of that timeline the corpus holds (exactly what it
+ * writes); through an upstream (`viaUpstream`), also the user's statuses_count if larger, since
+ * the walk may bring that many (docs/decisions.md "Jobs: a user's timeline to a file").
+ */
+export function parseTimelineJob(db: Db, userIdRaw: unknown, timeline: TimelineKind, raw: RawParams, viaUpstream = false): ParsedJob<TimelineParams> {
+  checkKnown(raw, TIMELINE_KEYS);
+  const userId = parseNumericId('user_id', once('user_id', userIdRaw));
+  const max = maxCount(raw.max_count);
+  const output = parseOutput(raw);
+  const name = jobName(raw.name);
+  const user = timelineUser(db, userId);
+  const params: TimelineParams = { user_id: userId.toString(), timeline, ...(max ? { max_count: max } : {}), ...(name ? { name } : {}) };
+  let maxRows = max;
+  if (maxRows === undefined) {
+    const stored = countTimeline(db, userId, timeline, MAX_MAX_COUNT);
+    maxRows = Math.min(MAX_MAX_COUNT, viaUpstream ? Math.max(stored, Number(user.statuses_count)) : stored);
+  }
+  return { params, output, maxRows };
 }

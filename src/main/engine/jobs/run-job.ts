@@ -7,9 +7,10 @@ import { stagedPath } from './files';
 import { getJob, JobStateError, TransientJobError, type JobRow } from './job-row';
 import { repliesSource } from './kinds/replies';
 import { searchSource } from './kinds/search';
+import { timelineSource } from './kinds/timeline';
 import type { RowSource } from './kinds/source';
 import { BATCH_ROWS } from './limits';
-import type { RepliesParams, SearchParams } from './params';
+import type { RepliesParams, SearchParams, TimelineParams } from './params';
 import { endCancelled } from './queue/cancel';
 import { commitBatch } from './queue/checkpoint';
 import { completeJob } from './queue/complete';
@@ -44,6 +45,7 @@ export interface RunContext {
 export type RunOutcome = 'success' | 'error' | 'pending' | 'lost' | 'stopped';
 
 function sourceOf(db: Db, job: JobRow): RowSource {
+  if (job.kind === 'timeline') return timelineSource(db, JSON.parse(job.params_json) as TimelineParams);
   return job.kind === 'replies'
     ? repliesSource(db, JSON.parse(job.params_json) as RepliesParams)
     : searchSource(db, JSON.parse(job.params_json) as SearchParams);

@@ -46,12 +46,13 @@ export function datafileUrl(baseUrl: string, job: Pick<JobRow, 'datafile_token' 
 }
 
 /**
- * Why a reply job without max_count ended with fewer rows than its progress_total, or null. That
- * total is what the job expected (the post's reply_count, or the replies stored if more), so
- * "0 of 3" must say that the corpus holds no more of them, not look like a job that lost rows.
+ * Why a reply or timeline job without max_count ended with fewer rows than its progress_total, or
+ * null. That total is what the job expected (the post's reply_count, or the replies stored if
+ * more; a user's statuses_count through an upstream), so "0 of 3" must say that the corpus holds
+ * no more of them, not look like a job that lost rows.
  */
 export function jobNote(job: JobRow): string | null {
-  if (job.status !== 'success' || job.kind !== 'replies' || job.progress_total === null) return null;
+  if (job.status !== 'success' || job.kind === 'search' || job.progress_total === null) return null;
   const rows = job.result_rows ?? job.progress;
   if (rows >= job.progress_total) return null;
   let params: { max_count?: unknown; since_id?: unknown } = {};
@@ -61,6 +62,15 @@ export function jobNote(job: JobRow): string | null {
     params = {};
   }
   if (params.max_count !== undefined) return null; // a cap, not an expectation
+  if (job.kind === 'timeline') {
+    // Only through an upstream does a timeline job hold more than the corpus held: statuses_count.
+    const got = rows === 0 ? 'No posts were collected' : `Collected ${rows} ${rows === 1 ? 'post' : 'posts'}`;
+    return (
+      `${got}: ${job.progress_total} were expected (the user's statuses_count, or the posts stored if more) and neither ` +
+      "the upstream's timeline nor the corpus holds more. statuses_count also counts posts a timeline does not return " +
+      '(deleted posts, replies on the posts-only timeline, posts past how far back the platform pages).'
+    );
+  }
   const since = params.since_id === undefined ? '' : ' newer than since_id';
   const got = rows === 0 ? 'No replies were collected' : `Collected ${rows} ${rows === 1 ? 'reply' : 'replies'}`;
   return (

@@ -25,6 +25,8 @@ import m060 from './migrations/060_export_retention';
 import m061 from './migrations/061_upstream_spend_booked';
 import m062 from './migrations/062_output_formats';
 import m063 from './migrations/063_webhook_secret_keychain';
+import m064 from './migrations/064_timeline_jobs';
+import m065 from './migrations/065_job_deleted';
 
 export interface Migration {
   id: number;
@@ -60,4 +62,6 @@ export const migrations: readonly Migration[] = [
   { id: 61, name: '061_upstream_spend_booked', sql: m061 },
   { id: 62, name: '062_output_formats', sql: m062, foreignKeysOff: true },
   { id: 63, name: '063_webhook_secret_keychain', sql: m063 },
+  { id: 64, name: '064_timeline_jobs', sql: m064, foreignKeysOff: true },
+  { id: 65, name: '065_job_deleted', sql: m065 },
 ];

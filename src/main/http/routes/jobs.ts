@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { fail } from '../errors';
-import { cancelJob, jobOfUser, jobStatusBody, notifyJobsChanged, parseRepliesJob, parseSearchJob, setListenerBaseUrl, submitJob } from '../../engine/jobs';
+import { cancelJob, deleteJob, jobOfUser, jobStatusBody, notifyJobsChanged, parseRepliesJob, parseSearchJob, parseTimelineJob, setListenerBaseUrl, submitJob } from '../../engine/jobs';
+import { parseNumericId } from '../../engine/reads/params';
 import { chargeRequest } from '../plugins/metering';
 import { jobParams, registerJobBodyParsers } from './job-params';
-import { ensurePost } from '../../engine/upstream/fetch-reads';
+import { ensurePost, ensureUser } from '../../engine/upstream/fetch-reads';
 import { walkOf } from '../../engine/jobs/upstream/walk';
 import { modeOf } from '../../engine/upstream/gateway';
 import { requesterOf } from './spec-route';
 
-// Spec 4.6, 4.7 and 4.8, and a cancel extension. Creating a job costs the request's price (1
-// credit) and holds the job's largest cost (ledger README); polling and cancelling are free
-// (maxCost 0) but count against the rate limit. docs/decisions.md "Jobs".
+// Spec 4.6, 4.7 and 4.8, and our extensions: a timeline job (issue 15), cancel and delete.
+// Creating a job costs the request's price (1 credit) and holds the job's largest cost (ledger
+// README); polling, cancelling and deleting are free (maxCost 0) but count against the rate limit.
+// docs/decisions.md "Jobs".
 
 const json = 'application/json; charset=utf-8';
 
@@ -62,6 +64,25 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       },
     });
 
+    // A user's timeline to a file (issue 15; our extension), at the timeline's own path with
+    // /asyncJob, as the spec's two kinds are: spec 4.1 posts, 4.2 posts and replies. The user by
+    // numeric id only, as the timeline reads take it (docs/decisions.md "Jobs: a user's timeline").
+    for (const timeline of ['tweets', 'tweets-and-replies'] as const) {
+      scope.post(`/social/user/:user_id/${timeline}/asyncJob`, {
+        config: { spec: true, maxCost: 1 },
+        handler: async (request, reply) => {
+          const userId = userOf(request);
+          const target = (request.params as { user_id: string }).user_id;
+          const viaUpstream = modeOf(engine) !== 'offline';
+          // Through an upstream the user may not be stored yet: its statuses_count sets the hold.
+          if (viaUpstream) await ensureUser(engine, requesterOf(request), parseNumericId('user_id', target).toString());
+          const parsed = parseTimelineJob(engine.db, target, timeline, jobParams(request), viaUpstream);
+          const jobId = submitJob(engine, userId, 'timeline', parsed, () => chargeRequest(request, 0));
+          return reply.type(json).send(created(jobId));
+        },
+      });
+    }
+
     scope.get('/jobs/:job_id', {
       config: { spec: true, maxCost: 0 },
       handler: async (request, reply) => {
@@ -78,6 +99,26 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
         notifyJobsChanged(engine.db);
         const now = jobOfUser(engine.db, job.user_id, String(job.id));
         return reply.type(json).send(JSON.stringify(jobStatusBody(now, baseUrlOf(request))));
+      },
+    });
+
+    // Our extension (issue 15): the owner deletes a finished job and its data file; the ledger's
+    // transfers stay. 409 while it runs (cancel it first), 410 once deleted.
+    scope.delete('/jobs/:job_id', {
+      config: { spec: true, maxCost: 0 },
+      handler: async (request, reply) => {
+        const job = jobOfUser(engine.db, userOf(request), (request.params as { job_id: string }).job_id);
+        const deleted = deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs());
+        notifyJobsChanged(engine.db);
+        return reply.type(json).send(
+          JSON.stringify({
+            status: 'success',
+            job_id: deleted.job_id,
+            deleted_at: new Date(deleted.deleted_ms).toISOString(),
+            file_deleted: deleted.file_name,
+            bytes_freed: deleted.bytes,
+          }),
+        );
       },
     });
   });

@@ -3,7 +3,7 @@ import type { Db } from '../../store/db';
 import { currentConfig } from '../../upstream/gateway';
 import { upstreamPaths } from '../../upstream/paths';
 import type { JobKind } from '../job-row';
-import type { JobParams, RepliesParams, SearchParams } from '../params';
+import type { JobParams, RepliesParams, SearchParams, TimelineParams } from '../params';
 
 // Whether a new job walks the upstream before it writes its file, and the upstream search it
 // walks (docs/decisions.md "Upstream: jobs"). Decided once, when the job is created, from the mode
@@ -14,10 +14,15 @@ import type { JobParams, RepliesParams, SearchParams } from '../params';
  * The upstream's synchronous search for a job: a search job's own query with its since_id/max_id
  * as the operators the real service documents, newest first or Top; a reply job's conversation
  * (`conversation_id:<root>`, spec 4.6: the replies are found through it, and levels 1 and 2 under
- * the post are picked from the stored conversation afterwards).
+ * the post are picked from the stored conversation afterwards). A timeline job walks the user's
+ * timeline itself (spec 4.1 or 4.2: the same pages the timeline reads fetch), from its first page.
  */
 export function upstreamRequestFor(db: Db, profile: 'socialdata' | 'spec', kind: JobKind, params: JobParams): string {
   const paths = upstreamPaths(profile);
+  if (kind === 'timeline') {
+    const p = params as TimelineParams;
+    return paths.timeline(p.timeline, p.user_id);
+  }
   if (kind === 'search') {
     const p = params as SearchParams;
     const bounds = `${p.since_id ? ` since_id:${p.since_id}` : ''}${p.max_id ? ` max_id:${p.max_id}` : ''}`;

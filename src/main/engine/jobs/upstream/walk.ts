@@ -9,7 +9,7 @@ import { PAGE_ITEMS_HELD, storeTweetPage } from '../../upstream/fetch-reads';
 import { pageByRequest } from '../../upstream/pages';
 import { secret } from '../../reads/secrets';
 import { JobStateError, TransientJobError, type JobRow } from '../job-row';
-import type { SearchParams } from '../params';
+import type { SearchParams, TimelineParams } from '../params';
 
 // A job's fetch phase (docs/decisions.md "Upstream: jobs"): page the upstream's synchronous search
 // from the job's checkpoint in job_upstream, storing each page's posts in the corpus, its spend
@@ -67,9 +67,14 @@ function pageRequest(walk: WalkRow): string {
   return `${walk.request}${walk.request.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(walk.cursor)}`;
 }
 
-/** How many items the walk needs: a search job's max_count; a reply job's whole conversation. */
+/**
+ * How many items the walk needs: a search job's max_count; a timeline job's max_count, or its
+ * whole timeline; a reply job's whole conversation.
+ */
 function wantedItems(job: JobRow): number {
-  return job.kind === 'search' ? (JSON.parse(job.params_json) as SearchParams).max_count : Number.MAX_SAFE_INTEGER;
+  if (job.kind === 'search') return (JSON.parse(job.params_json) as SearchParams).max_count;
+  if (job.kind === 'timeline') return (JSON.parse(job.params_json) as TimelineParams).max_count ?? Number.MAX_SAFE_INTEGER;
+  return Number.MAX_SAFE_INTEGER;
 }
 
 /**
