@@ -96,17 +96,17 @@ describe('job names and the Jobs filters (headless mode, demo corpus)', () => {
     await expect.poll(() => count.textContent()).toBe(`1 of ${total} jobs`);
     await bar.getByLabel('Format').selectOption('all');
 
-    await bar.getByLabel('Name, query, post id or job').fill('DEBATE');
+    await bar.getByLabel('Name, query, post or user id, or job').fill('DEBATE');
     await expect.poll(() => count.textContent()).toBe(`1 of ${total} jobs`);
     expect(await rows.first().locator('.job-name').textContent()).toBe('Debate night');
-    await bar.getByLabel('Name, query, post id or job').fill('lang:en');
+    await bar.getByLabel('Name, query, post or user id, or job').fill('lang:en');
     await bar.getByLabel('Format').selectOption('xlsx');
     await expect.poll(() => count.textContent()).toBe(`1 of ${total} jobs`);
     await bar.getByLabel('Format').selectOption('all');
     await bar.getByLabel('Status').selectOption('all');
-    await bar.getByLabel('Name, query, post id or job').fill('nothing like this');
+    await bar.getByLabel('Name, query, post or user id, or job').fill('nothing like this');
     await expect.poll(() => page.getByText('No job matches these filters.').count()).toBe(1);
-    await bar.getByLabel('Name, query, post id or job').fill('');
+    await bar.getByLabel('Name, query, post or user id, or job').fill('');
     await rows.last().scrollIntoViewIfNeeded();
     await screenshot(page, 'jobs-filter-1440');
     await page.setViewportSize({ width: 1024, height: 800 });

@@ -25,8 +25,9 @@ export function deletedNote(f: ExportFile): string {
   return `Deleted ${fmtDateTime(f.deleted_ms)} ${deletedBy(f)}. Job ${f.job_id} and its ledger charges stay; run the job again (Jobs > Retry) for a new file.`;
 }
 
-/** Where the file came from (issue 15): the search query or the post whose replies it holds. */
+/** Where the file came from (issue 15): the search query, the post whose replies it holds, or the user whose timeline. */
 export function sourceOf(f: ExportFile): string {
+  if (f.job_kind === 'timeline') return `Timeline of user ${f.job_user_id ?? '?'}`;
   return f.job_kind === 'replies' ? `Replies to ${f.job_tweet_id ?? '?'}` : `Search “${f.job_query ?? ''}”`;
 }
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { CsvDialect, GexfSlice, JobParams, OutputFormat } from '../../../../shared/contract';
+import type { CsvDialect, GexfSlice, JobKind, JobParams, OutputFormat } from '../../../../shared/contract';
 import { useSkein, useSkeinMutation } from '../../api/hooks';
 import { ErrorState } from '../../components/States';
 import { fmtInt } from '../../format';
@@ -20,11 +20,22 @@ const FORMAT_HINTS: Record<OutputFormat, string> = {
   gexf: "output_format=gexf: the posts' accounts as a network (replies, mentions, quotes, retweets) for Gephi.",
 };
 
-/** Both job kinds with every parameter of spec 4.6 / 4.7, and the credit hold shown before starting. */
+type TimelineKind = 'tweets' | 'tweets-and-replies';
+const KINDS: readonly JobKind[] = ['replies', 'search', 'timeline'];
+const kindOf = (raw: string | null): JobKind | null => KINDS.find((k) => k === raw) ?? null;
+const timelineOf = (raw: string | null): TimelineKind => (raw === 'tweets-and-replies' ? 'tweets-and-replies' : 'tweets');
+
+/**
+ * Every job kind with its parameters (spec 4.6 / 4.7, and our timeline job), and the credit hold
+ * shown before starting. Timeline > "Export timeline to a file…" opens it with kind timeline, the
+ * user's id and the timeline's post count as max_count.
+ */
 export function JobForm() {
   const { query } = useRoute();
-  const [kind, setKind] = useState<'replies' | 'search'>(query.get('new') === 'search' ? 'search' : 'replies');
+  const [kind, setKind] = useState<JobKind>(kindOf(query.get('new')) ?? 'replies');
   const [tweetId, setTweetId] = useState(query.get('tweet_id') ?? '');
+  const [userId, setUserId] = useState(query.get('user_id') ?? '');
+  const [timeline, setTimeline] = useState<TimelineKind>(timelineOf(query.get('timeline')));
   const [q, setQ] = useState(query.get('query') ?? '');
   const [type, setType] = useState<'Latest' | 'Top'>(query.get('type') === 'Top' ? 'Top' : 'Latest');
   const [sinceId, setSinceId] = useState('');
@@ -44,23 +55,44 @@ export function JobForm() {
   const gexfDynamic = format === 'gexf' && slice !== 'static' ? { gexf_dynamic: slice } : {};
   const toast = useUi((s) => s.toast);
   useEffect(() => {
-    if (query.get('new') === 'search' || query.get('new') === 'replies') setKind(query.get('new') as 'replies' | 'search');
+    const asked = kindOf(query.get('new'));
+    if (asked) setKind(asked);
     if (query.get('tweet_id')) setTweetId(query.get('tweet_id')!);
+    if (query.get('user_id')) setUserId(query.get('user_id')!);
+    if (query.get('timeline')) setTimeline(timelineOf(query.get('timeline')));
     if (query.get('query')) setQ(query.get('query')!);
     if (/^\d+$/.test(query.get('max_count') ?? '')) setMaxCount(query.get('max_count')!);
   }, [query]);
 
   // What is missing is a prompt, not an error: nothing is red before the analyst typed.
-  const missing = kind === 'replies' ? (tweetId.trim() === '' ? 'Give the id of the post whose replies to collect.' : null) : q.trim() === '' ? 'Type a query.' : null;
+  const missing =
+    kind === 'replies'
+      ? tweetId.trim() === '' ? 'Give the id of the post whose replies to collect.' : null
+      : kind === 'timeline'
+        ? userId.trim() === '' ? 'Give the numeric id of the user whose timeline to collect (Timeline shows it).' : null
+        : q.trim() === '' ? 'Type a query.' : null;
   const problems: string[] = [];
   if (kind === 'replies' && tweetId.trim() !== '' && !ID.test(tweetId.trim())) problems.push('The post id must be a number.');
-  if (sinceId.trim() && !ID.test(sinceId.trim())) problems.push('since_id must be a number.');
+  if (kind === 'timeline' && userId.trim() !== '' && !ID.test(userId.trim())) problems.push('The user id must be a number (a timeline job takes the id, not the @name).');
+  if (kind !== 'timeline' && sinceId.trim() && !ID.test(sinceId.trim())) problems.push('since_id must be a number.');
   if (kind === 'search' && maxId.trim() && !ID.test(maxId.trim())) problems.push('max_id must be a number.');
   if (maxCount.trim() && !/^\d+$/.test(maxCount.trim())) problems.push('max_count must be a whole number.');
   if ([...name.trim()].length > MAX_NAME_CHARS) problems.push(`The name has ${[...name.trim()].length} characters; at most ${MAX_NAME_CHARS}.`);
 
   const params: JobParams =
-    kind === 'replies'
+    kind === 'timeline'
+      ? {
+          kind,
+          user_id: userId.trim(),
+          timeline,
+          ...(maxCount.trim() ? { max_count: Number(maxCount) } : {}),
+          compress,
+          output_format: format,
+          ...csvDialect,
+          ...gexfDynamic,
+          ...jobName,
+        }
+      : kind === 'replies'
       ? {
           kind,
           tweet_id: tweetId.trim(),
@@ -111,9 +143,22 @@ export function JobForm() {
       <div className="tabs" role="tablist" aria-label="Job kind">
         <button type="button" role="tab" aria-selected={kind === 'replies'} onClick={() => setKind('replies')}>Replies to a post</button>
         <button type="button" role="tab" aria-selected={kind === 'search'} onClick={() => setKind('search')}>Search results</button>
+        <button type="button" role="tab" aria-selected={kind === 'timeline'} onClick={() => setKind('timeline')}>User timeline</button>
       </div>
       <div className="form-grid">
-        {kind === 'replies' ? (
+        {kind === 'timeline' ? (
+          <>
+            <Field label="User id" hint="user_id: the numeric id of the user whose posts are collected, newest first.">
+              <input value={userId} onChange={(e) => setUserId(e.target.value)} inputMode="numeric" placeholder="9100000000000000001" aria-label="User id" />
+            </Field>
+            <Field label="Timeline" hint={timeline === 'tweets' ? 'Posts (spec 4.1): the user’s posts that are not replies.' : 'Posts and replies (spec 4.2): everything the user posted.'}>
+              <select value={timeline} onChange={(e) => setTimeline(e.target.value as TimelineKind)} aria-label="Timeline">
+                <option value="tweets">Posts</option>
+                <option value="tweets-and-replies">Posts and replies</option>
+              </select>
+            </Field>
+          </>
+        ) : kind === 'replies' ? (
           <Field label="Post id" hint="tweet_id: the post whose direct and second-level replies are collected.">
             <input value={tweetId} onChange={(e) => setTweetId(e.target.value)} inputMode="numeric" placeholder="1849301923456789012" />
           </Field>
@@ -136,11 +181,13 @@ export function JobForm() {
         <Field label="Name" hint="name: optional, up to 80 characters; shown in Jobs and Exports next to the query or post id.">
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="optional, e.g. Debate night" maxLength={200} aria-label="Job name" />
         </Field>
-        <Field label="Stop at id" hint="since_id: only posts newer than this; the job stops when it is reached.">
-          <input value={sinceId} onChange={(e) => setSinceId(e.target.value)} inputMode="numeric" placeholder="optional" />
-        </Field>
-        <Field label="Maximum posts" hint={kind === 'search' ? 'max_count: default 20.' : 'max_count: default all replies.'}>
-          <input value={maxCount} onChange={(e) => setMaxCount(e.target.value)} inputMode="numeric" placeholder={kind === 'search' ? '20' : 'all'} />
+        {kind === 'timeline' ? null : (
+          <Field label="Stop at id" hint="since_id: only posts newer than this; the job stops when it is reached.">
+            <input value={sinceId} onChange={(e) => setSinceId(e.target.value)} inputMode="numeric" placeholder="optional" />
+          </Field>
+        )}
+        <Field label="Maximum posts" hint={kind === 'search' ? 'max_count: default 20.' : kind === 'timeline' ? 'max_count: default the whole timeline.' : 'max_count: default all replies.'}>
+          <input value={maxCount} onChange={(e) => setMaxCount(e.target.value)} inputMode="numeric" placeholder={kind === 'search' ? '20' : 'all'} aria-label="Maximum posts" />
         </Field>
         <Field label="File format" hint={FORMAT_HINTS[format]}>
           <select value={format} onChange={(e) => setFormat(e.target.value as OutputFormat)} aria-label="File format">

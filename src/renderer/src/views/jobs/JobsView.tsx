@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { FilterBar as FilterBox, FilterChoice, FilterText, FORMAT_CHOICES } from '../../components/FilterBar';
 import { type ColumnDef, createColumnHelper } from '@tanstack/react-table';
 import type { JobRow } from '../../../../shared/contract';
@@ -7,7 +7,9 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { ProgressBar } from '../../components/ProgressBar';
 import { ErrorState } from '../../components/States';
-import { fmtDateTime, fmtDuration, fmtInt, DATE_TIME_PX } from '../../format';
+import { ConfirmBar } from '../../components/ConfirmBar';
+import { fmtBytes, fmtDateTime, fmtDuration, fmtInt, DATE_TIME_PX } from '../../format';
+import { useUi } from '../../stores/ui';
 import { href } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { JobForm } from './JobForm';
@@ -19,7 +21,18 @@ const col = createColumnHelper<JobRow>();
 function describe(job: JobRow): string {
   const p = job.params;
   if (job.kind === 'replies') return `Replies to ${String(p.tweet_id ?? '?')}`;
+  if (job.kind === 'timeline') {
+    const who = job.subject_screen_name ? `@${job.subject_screen_name}` : `user ${String(p.user_id ?? '?')}`;
+    return `Timeline of ${who}${p.timeline === 'tweets-and-replies' ? ' (posts and replies)' : ''}`;
+  }
   return `Search “${String(p.query ?? '')}”`;
+}
+
+/** The data file's name, from its URL (the list carries the URL, not the name). */
+function fileNameOf(job: JobRow): string | null {
+  if (!job.result || job.result.file_deleted_ms !== undefined) return null;
+  const last = job.result.datafile_url.split('/').pop();
+  return last ? decodeURIComponent(last) : null;
 }
 
 /** The job's name first (issue 15), then what it collects, so a named job still shows its query. */
@@ -45,6 +58,8 @@ export function JobsView() {
   const retry = useSkeinMutation('jobs.retry', ['jobs.list', 'credits.ledger', 'users.list']);
   // Retry starts a new job with its own hold: the hold is shown first, as in the form above.
   const [retrying, setRetrying] = useState<number | null>(null);
+  // Deleting cannot be undone: it is asked first (ConfirmBar), for one job at a time.
+  const [deleting, setDeleting] = useState<JobRow | null>(null);
   const columns = useMemo(
     () =>
       [
@@ -89,7 +104,8 @@ export function JobsView() {
         col.display({
           id: 'actions',
           header: '',
-          size: 150,
+          // Room for the widest set: Retry, File and Delete job… (a finished job whose file was deleted).
+          size: 240,
           // Kept in view at the right edge when a narrow window scrolls the table sideways.
           meta: { sticky: true },
           cell: (c) => {
@@ -98,8 +114,14 @@ export function JobsView() {
             return (
               <div className="row-actions" onClick={(e) => e.stopPropagation()}>
                 {running ? <button type="button" className="subtle small" onClick={() => cancel.mutate({ job_id: j.job_id })}>Cancel</button> : null}
-                {j.status === 'error' || j.result?.file_deleted_ms !== undefined ? <button type="button" className="subtle small" onClick={() => setRetrying(j.job_id)}>Retry</button> : null}
+                {j.status === 'error' || j.result?.file_deleted_ms !== undefined ? <button type="button" className="subtle small" onClick={() => { setDeleting(null); setRetrying(j.job_id); }}>Retry</button> : null}
                 {j.status === 'success' ? <a className="button subtle small" href={href('/exports', { job: j.job_id })}>File</a> : null}
+                {/* A running job is cancelled first (the engine refuses to delete it): no Delete beside Cancel. */}
+                {running ? null : (
+                  <button type="button" className="subtle small danger" onClick={() => { setRetrying(null); setDeleting(j); }} aria-label={`Delete job ${j.job_id}…`}>
+                    Delete job…
+                  </button>
+                )}
               </div>
             );
           },
@@ -133,6 +155,7 @@ export function JobsView() {
           </>
         )}
         {cancel.error ? <ErrorState error={cancel.error} /> : null}
+        {deleting !== null ? <DeleteJobConfirm job={deleting} onDone={() => setDeleting(null)} /> : null}
         {retrying !== null ? (
           <RetryConfirm
             jobId={retrying}
@@ -157,14 +180,19 @@ export function JobsView() {
 function FilterBar({ filter, onChange, shown, total }: { filter: JobFilter; onChange: (f: JobFilter) => void; shown: number; total: number }) {
   return (
     <FilterBox label="Filter jobs" shown={shown} total={total} noun={['job', 'jobs']}>
-      <FilterText label="Name, query, post id or job" value={filter.text} placeholder="e.g. debate, #opendata, 1850…, 12" onChange={(text) => onChange({ ...filter, text })} />
+      <FilterText label="Name, query, post or user id, or job" value={filter.text} placeholder="e.g. debate, #opendata, 1850…, @alice, 12" onChange={(text) => onChange({ ...filter, text })} />
       <FilterChoice
         label="Status"
         value={filter.status}
         choices={[['all', 'All statuses'], ['running', 'Running or waiting'], ['success', 'Finished'], ['failed', 'Failed'], ['cancelled', 'Cancelled']]}
         onChange={(status) => onChange({ ...filter, status })}
       />
-      <FilterChoice label="Kind" value={filter.kind} choices={[['all', 'All kinds'], ['replies', 'Replies'], ['search', 'Search']]} onChange={(kind) => onChange({ ...filter, kind })} />
+      <FilterChoice
+        label="Kind"
+        value={filter.kind}
+        choices={[['all', 'All kinds'], ['replies', 'Replies'], ['search', 'Search'], ['timeline', 'Timeline']]}
+        onChange={(kind) => onChange({ ...filter, kind })}
+      />
       <FilterChoice label="Format" value={filter.format} choices={FORMAT_CHOICES} onChange={(format) => onChange({ ...filter, format })} />
     </FilterBox>
   );
@@ -189,6 +217,49 @@ function RetryConfirm({ jobId, starting, onStart, onKeep }: { jobId: number; sta
       </span>
       <button type="button" disabled={starting || !estimate.data?.enough} onClick={onStart}>{starting ? 'Starting…' : 'Start again'}</button>
       <button type="button" className="subtle" onClick={onKeep}>Cancel</button>
+    </div>
+  );
+}
+
+/**
+ * Asks before a job goes (issue 15): what it collected, the file that goes with it, and what
+ * stays: its charges in the ledger. The engine refuses a running job; the list offers no Delete there.
+ */
+function DeleteJobConfirm({ job, onDone }: { job: JobRow; onDone: () => void }) {
+  const remove = useSkeinMutation('jobs.delete', ['jobs.list', 'exports.list', 'exports.retention', 'exports.partials']);
+  const toast = useUi((s) => s.toast);
+  const file = fileNameOf(job);
+  // The question appears under the table: brought into view once, so it is never asked off-screen.
+  const box = useRef<HTMLDivElement>(null);
+  // A block, not an expression: Chromium's scrollIntoView now returns a promise, which React would
+  // take for the effect's cleanup and call on unmount ("is not a function").
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'nearest' });
+  }, [job.job_id]);
+  return (
+    <div ref={box}>
+      <ConfirmBar
+        label={`Delete job ${job.job_id}`}
+        testId="delete-job-confirm"
+        action="Delete job"
+        busyAction="Deleting…"
+        busy={remove.isPending}
+        onKeep={onDone}
+        onConfirm={() =>
+          remove.mutate(
+            { job_id: job.job_id },
+            {
+              onSuccess: (r) =>
+                toast(`Deleted job ${r.job_id}${r.file_name ? ` and ${r.file_name} (${fmtBytes(r.bytes)} freed)` : ''}. Its charges stay in the ledger.`, 'ok'),
+              onError: (e) => toast(e.message, 'error'),
+              onSettled: onDone,
+            },
+          )
+        }
+      >
+        Delete job {job.job_id} ({describe(job)}){file ? <> and its file <strong className="mono">{file}</strong></> : null}? It leaves Jobs and Exports
+        {file ? ' and the file\'s URL stops working (410 Gone)' : ''}. The {fmtInt(job.credits_used)} credits it was charged stay in the ledger.
+      </ConfirmBar>
     </div>
   );
 }

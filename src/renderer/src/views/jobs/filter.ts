@@ -2,7 +2,7 @@ import type { JobRow, OutputFormat } from '../../../../shared/contract';
 
 // The Jobs list's filters (issue 15), as the Exports list's: status (with the app's own
 // 'cancelled', which the API reports as 'error'), kind, file format, and text matching the job's
-// name, query or post id, or its number. Plain data in, plain data out, so it is unit-tested.
+// name, query, post id or user (id or @screen name), or its number. Plain data in, plain data out, so it is unit-tested.
 
 export type JobStatusFilter = 'all' | 'running' | 'success' | 'failed' | 'cancelled';
 
@@ -32,7 +32,7 @@ export function filterJobs(jobs: readonly JobRow[], filter: JobFilter): JobRow[]
       (filter.kind === 'all' || j.kind === filter.kind) &&
       (filter.format === 'all' || (p.output_format ?? 'json') === filter.format) &&
       // A number is a job's number or a part of a post id (ids are 19 digits; job numbers are short).
-      (text === '' || j.job_id === number || [p.name, p.query, p.tweet_id].some((v) => typeof v === 'string' && v.toLowerCase().includes(text)))
+      (text === '' || j.job_id === number || [p.name, p.query, p.tweet_id, p.user_id, j.subject_screen_name, j.subject_screen_name ? `@${j.subject_screen_name}` : null].some((v) => typeof v === 'string' && v.toLowerCase().includes(text)))
     );
   });
 }

@@ -9,6 +9,7 @@ import { UserCard } from '../../components/UserCard';
 import { authorLabel } from '../../components/author-label';
 import { href, navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
+import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
 
 type Kind = 'tweets' | 'tweets-and-replies';
@@ -59,10 +60,40 @@ function UserTimeline({ user, kind }: { user: string; kind: Kind }) {
   return (
     <>
       <UserCard user={lookup.data} />
-      <p>
+      <p className="timeline-tools">
+        <ExportTimeline userId={lookup.data.id_str} kind={kind} />{' '}
         <a href={href('/overview', { user })} data-testid="timeline-overview">Overview of these posts</a>: activity over time, hashtags, mentions, links, languages, clients
       </p>
       <TimelineTable userId={lookup.data.id_str} author={authorLabel(lookup.data)} kind={kind} />
+    </>
+  );
+}
+
+/**
+ * "Export timeline to a file…" (issue 15): the job form with kind timeline, this user and timeline,
+ * and as max_count what a job without one would hold: the posts of this timeline in the corpus
+ * (through an upstream, the user's statuses_count if more). The form then shows that hold.
+ */
+function ExportTimeline({ userId, kind }: { userId: string; kind: Kind }) {
+  const estimate = useSkein('jobs.estimate', { kind: 'timeline', user_id: userId, timeline: kind }, { staleTime: 0, retry: false });
+  const posts = estimate.data?.hold;
+  return (
+    <>
+      <a
+        className="button"
+        data-testid="export-timeline"
+        href={href('/jobs', { new: 'timeline', user_id: userId, timeline: kind, max_count: posts ? String(posts) : undefined })}
+      >
+        Export timeline to a file…
+      </a>
+      {posts === undefined ? null : (
+        <span className="muted small" data-testid="export-timeline-count">
+          {' '}
+          {/* Through an upstream the hold is the user's statuses_count: a ceiling, not a count. */}
+          {estimate.data?.upstream ? `up to ${fmtInt(posts)}` : fmtInt(posts)} {posts === 1 ? 'post' : 'posts'}
+          {estimate.data?.upstream ? '' : ' in the corpus'} ·{' '}
+        </span>
+      )}
     </>
   );
 }
