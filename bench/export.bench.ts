@@ -49,11 +49,15 @@ function corpus(dir: string, n: number): Engine {
 }
 
 let jobSeq = 0;
-/** One whole reply job, inline on this thread (the worker thread runs the same runJob). */
-async function skeinExport(engine: Engine, format: OutputFormat, rows: number): Promise<number> {
+/**
+ * One whole reply job, inline on this thread (the worker thread runs the same runJob).
+ * `recordPosts: false` runs it as a job created before migration 066 (no job_posts rows).
+ */
+async function skeinExport(engine: Engine, format: OutputFormat, rows: number, recordPosts = true): Promise<number> {
   const userId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'bench'`).get() as { id: number }).id;
   const parsed = parseRepliesJob(engine.db, String(ROOT), { output_format: format, max_count: rows });
-  submitJob(engine, userId, 'replies', parsed);
+  const jobId = submitJob(engine, userId, 'replies', parsed);
+  if (!recordPosts) engine.db.prepare('UPDATE jobs SET records_posts = 0 WHERE id = ?').run(jobId);
   const worker = `${runnerOwner(`b${jobSeq++}`)}:0`;
   const job = claimNextJob(engine.db, worker, engine.clock.nowMs())!;
   const outcome = await runJob({ db: engine.db, dataDir: engine.dataDir, clock: engine.clock, ids: engine.ids, workerId: worker }, job);
@@ -144,6 +148,34 @@ function throughputBench(format: OutputFormat): Bench {
   };
 }
 
+/**
+ * What recording a job's posts (job_posts, migration 066: one INSERT ... json_each per batch, in the
+ * batch's transaction) costs a whole export: the same CSV job with and without it, interleaved.
+ */
+const jobPostsCost: Bench = {
+  name: 'export csv rows/s with job_posts',
+  unit: 'rows/s',
+  higherIsBetter: true,
+  target: 'ratio >= 0.95',
+  baselineName: 'the same job without job_posts (a job from before migration 066)',
+  async run(ctx) {
+    const rows = ctx.quick ? 8_000 : 100_000;
+    const engine = corpus(join(ctx.dir, 'data'), rows);
+    try {
+      const r = await sideBySide(
+        ctx.quick ? 12 : 5,
+        () => throughput(() => skeinExport(engine, 'csv', rows, true)),
+        () => throughput(() => skeinExport(engine, 'csv', rows, false)),
+      );
+      const stored = engine.db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN ('job_posts')").get() as { bytes: number | null } | undefined;
+      const recorded = engine.db.prepare('SELECT count(*) AS n FROM job_posts').get() as { n: number };
+      return { ...r, extra: { rows, job_posts_rows: recorded.n, ...(stored?.bytes ? { bytes_per_row: stored.bytes / recorded.n } : {}) } };
+    } finally {
+      engine.close();
+    }
+  },
+};
+
 function memoryBench(format: OutputFormat): Bench {
   return {
     name: `export ${format} peak memory`,
@@ -226,4 +258,4 @@ const apiLatency: Bench = {
   },
 };
 
-export default [throughputBench('csv'), throughputBench('json'), throughputBench('xlsx'), memoryBench('csv'), memoryBench('xlsx'), apiLatency] satisfies Bench[];
+export default [throughputBench('csv'), throughputBench('json'), throughputBench('xlsx'), jobPostsCost, memoryBench('csv'), memoryBench('xlsx'), apiLatency] satisfies Bench[];

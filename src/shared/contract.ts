@@ -189,9 +189,13 @@ export interface OverviewCount {
 
 export type OverviewBucket = 'hour' | 'day' | 'week' | 'month';
 
-/** 'overview.get': what a set of posts (a search query's matches, a user's posts) holds, counted in SQLite. */
+/** 'overview.get': what a set of posts (a search query's matches, a user's posts, a finished job's rows) holds, counted in SQLite. */
 export interface Overview {
-  scope: { query: string } | { user_id: string };
+  /**
+   * A job's scope carries the search whose matches include every row it wrote (its query, or
+   * `conversation_id:<root>` for a reply job): a top-list click searches that AND the entry.
+   */
+  scope: { query: string } | { user_id: string } | { job_id: number; search_query: string };
   posts: number;
   /** Replies (in reply to a post); quotes (quoting a post and not a reply); the rest are posts. */
   replies: number;
@@ -217,15 +221,67 @@ export interface Overview {
 }
 
 export interface OverviewArgs {
-  /** Exactly one of query and user_id. */
+  /** Exactly one of query, user_id and job_id (a finished job that recorded its rows: JobRow.overview_available). */
   query?: string;
   user_id?: string;
+  job_id?: number;
   /** Absent: chosen from the span (<= 2 days hour, <= 90 days day, <= 2 years week, else month). */
   bucket?: OverviewBucket;
   /** Minutes east of UTC the buckets follow (-840..840); absent or 0: UTC. */
   utc_offset_minutes?: number;
   /** Entries of each top list, 1..100 (default 10). */
   top?: number;
+}
+
+/** One of a user's top posts (user.topPosts): the post, and the replies to it the corpus holds. */
+export interface TopPost {
+  tweet: Tweet;
+  /** Direct replies to it stored in the corpus (its reply_count is the platform's counter). */
+  replies_in_corpus: number;
+}
+
+/** 'user.topPosts': a user's most replied-to and most liked posts in the corpus, counted in SQLite. */
+export interface UserTopPosts {
+  /** At most 5, by reply_count (then newest first); posts without a reply are left out. */
+  most_replied: TopPost[];
+  /** At most 5, by favorite_count (then newest first); posts without a like are left out. */
+  most_liked: TopPost[];
+}
+
+/** One reply drawn in the reply-tree picture (post.replyShape). */
+export interface ReplyShapeNode {
+  id_str: string;
+  /** The post it replies to: the tree's root for level 1. */
+  parent_id_str: string;
+  /** 1 = a direct reply to the root. */
+  depth: number;
+  /** Null for a protected account's reply (drawn without author or text). */
+  screen_name: string | null;
+  /** The first 140 characters of its text ('' for a protected account's). */
+  text: string;
+  created_ms: number;
+  /** Direct replies to it in the corpus. */
+  replies: number;
+  /** Posts in its subtree, itself included. */
+  size: number;
+}
+
+/**
+ * 'post.replyShape': the whole reply tree under a post, for its picture (who replied to whom, by
+ * level). Every count is exact; only the nodes sent are bounded: the largest subtrees, at most
+ * 2,000, each with its ancestors; the replies left out are counted per post they answer.
+ */
+export interface ReplyShape {
+  root: { id_str: string; screen_name: string | null; text: string; replies: number; size: number };
+  /** Parents before children (by size, largest first). */
+  nodes: ReplyShapeNode[];
+  /** Per post drawn (or the root): its replies not sent as nodes, and the posts in their subtrees. */
+  hidden: { parent_id_str: string; replies: number; posts: number }[];
+  /** Every reply under the root, and per level (protected accounts' replies included, counted apart). */
+  total: number;
+  levels: { depth: number; replies: number; protected: number }[];
+  /** The walk stopped at its bound (100 levels, 200,000 replies) with replies still below. */
+  more_levels: boolean;
 }
 
 export interface SearchCount {
@@ -353,6 +409,11 @@ export interface JobRow {
   finished_ms: number | null;
   /** file_deleted_ms/by: set once the file was deleted (Exports > Delete or the retention setting); the job and its charges stay. */
   result: { is_compressed: boolean; datafile_url: string; file_deleted_ms?: number; file_deleted_by?: 'user' | 'retention' } | null;
+  /**
+   * Skein recorded which posts this job wrote (jobs created since migration 066), so a finished
+   * job has an overview of its rows (overview.get with job_id), also after its file is deleted.
+   */
+  rows_recorded: boolean;
 }
 
 export interface CreditEstimate {
@@ -412,6 +473,8 @@ export interface ExportFile {
   file_state: 'kept' | 'deleted' | 'missing';
   deleted_ms: number | null;
   deleted_by: 'user' | 'retention' | null;
+  /** The job recorded which posts it wrote (JobRow.rows_recorded): its rows have an overview. */
+  rows_recorded: boolean;
 }
 
 /** One data file deleted: what it freed, when, and by whom. */
@@ -747,9 +810,13 @@ export interface Handlers {
   /** "@name", "name" or a numeric id -> the user's card. */
   'users.lookup': (args: { user: string }) => Promise<TweetUser>;
   'timeline.page': (args: { user_id: string; kind: 'tweets' | 'tweets-and-replies'; cursor?: string | null }) => Promise<TimelinePage>;
+  /** A user's 5 most replied-to and 5 most liked posts in the corpus (403 for a protected account, as its timeline). */
+  'user.topPosts': (args: { user_id: string }) => Promise<UserTopPosts>;
 
   'post.get': (args: { id: string }) => Promise<PostDetail>;
   'post.replies': (args: { id: string }) => Promise<ReplyTree>;
+  /** The reply tree's shape for its picture: every reply's parent, level and subtree size (corpus only). */
+  'post.replyShape': (args: { id: string }) => Promise<ReplyShape>;
   /** Ancestors up to the root, the self-thread, the quoted post and the count of quotes, from the corpus. */
   'post.context': (args: { id: string }) => Promise<PostContext>;
   'article.get': (args: { id: string }) => Promise<ArticleDetail>;
@@ -823,7 +890,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 
 /** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
 export const handlerNames = [
-  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'post.get', 'post.replies', 'post.context', 'article.get',
+  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'user.topPosts', 'post.get', 'post.replies', 'post.replyShape', 'post.context', 'article.get',
   'space.get', 'search.page', 'search.count', 'overview.get', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'jobs.delete', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.test', 'webhooks.deliveries', 'inbox.get',

@@ -11,7 +11,8 @@ import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 
 // kill -9 of the built server in the middle of a large job: the next start resumes it from its
 // last committed batch. The data file holds every expected row exactly once, and the ledger holds
-// exactly one charge per row (the charge ids cover rows 0..n-1 without a gap or an overlap).
+// exactly one charge per row (the charge ids cover rows 0..n-1 without a gap or an overlap), and
+// job_posts (migration 066) records exactly the posts of the file: none of the killed batch.
 
 const REPLIES = 30_000;
 
@@ -38,6 +39,7 @@ describe('a job survives kill -9 of the server', () => {
 
     let skein = await startSkein(dataDir);
     let jobId: number;
+    let fileIds: string[] = [];
     try {
       const res = await fetch(`${skein.url}/social/tweets/${ROOT_ID}/comments/asyncJob`, {
         method: 'POST',
@@ -77,6 +79,7 @@ describe('a job survives kill -9 of the server', () => {
       expect(ids.length).toBe(convo.expected.length);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toEqual(convo.expected.map(String));
+      fileIds = ids as string[];
     } finally {
       await skein.stop('SIGTERM');
     }
@@ -86,6 +89,8 @@ describe('a job survives kill -9 of the server', () => {
       const [hold] = holdsOfJob(after.db, jobId);
       expect(hold).toMatchObject({ posted: convo.expected.length, open: false });
       expectEachRowChargedOnce(after.db, jobId, convo.expected.length);
+      const recorded = after.db.prepare('SELECT post_id FROM job_posts WHERE job_id = ? ORDER BY post_id DESC').safeIntegers(true).pluck().all(jobId) as bigint[];
+      expect(recorded.map(String)).toEqual(fileIds);
       const attempts = (after.db.prepare('SELECT attempts FROM jobs WHERE id = ?').get(jobId) as { attempts: number }).attempts;
       // The killed attempt had committed batches, so recovery gave it back (recover.ts): the
       // attempt that finished is the only one counted.

@@ -164,8 +164,8 @@ describe('overview.get', () => {
     const bad = async (args: unknown, message: RegExp) => {
       await expect((h['overview.get'] as (a: unknown) => Promise<unknown>)(args)).rejects.toMatchObject({ code: 'invalid', message: expect.stringMatching(message) });
     };
-    await bad({}, /exactly one of query and user_id/);
-    await bad({ query: 'x', user_id: '1' }, /exactly one of query and user_id/);
+    await bad({}, /exactly one of query, user_id and job_id/);
+    await bad({ query: 'x', user_id: '1' }, /exactly one of query, user_id and job_id/);
     await bad({ query: 'x', bucket: 'year' }, /'bucket'.*hour, day, week, month/);
     await bad({ query: 'x', utc_offset_minutes: 900 }, /'utc_offset_minutes'/);
     await bad({ query: 'x', top: 0 }, /'top'/);

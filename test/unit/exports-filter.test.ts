@@ -5,7 +5,7 @@ import { filterExports, NO_FILTER } from '../../src/renderer/src/views/exports/f
 // The Exports list's filters (text, format, state): pure data in and out.
 function file(job_id: number, file_name: string, format: ExportFile['format'], file_state: ExportFile['file_state'], job_name: string | null = null): ExportFile {
   const replies = file_name.startsWith('replies-');
-  return { job_id, job_kind: replies ? 'replies' : 'search', job_name, job_query: replies ? null : `query of job ${job_id}`, job_tweet_id: replies ? file_name.split('-')[1]! : null, job_user_id: null, file_name, format, file_state, is_compressed: false, rows: 1, bytes: 1, finished_ms: 0, datafile_url: '', path: '', deleted_ms: null, deleted_by: null };
+  return { job_id, job_kind: replies ? 'replies' : 'search', job_name, job_query: replies ? null : `query of job ${job_id}`, job_tweet_id: replies ? file_name.split('-')[1]! : null, job_user_id: null, file_name, format, file_state, is_compressed: false, rows: 1, bytes: 1, finished_ms: 0, datafile_url: '', path: '', deleted_ms: null, deleted_by: null, rows_recorded: true };
 }
 
 const files = [

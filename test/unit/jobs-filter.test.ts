@@ -6,7 +6,7 @@ import { filterJobs, NO_JOB_FILTER } from '../../src/renderer/src/views/jobs/fil
 function job(job_id: number, status: JobRow['status'], params: Record<string, unknown>, cancelled = false): JobRow {
   return {
     job_id, kind: params.tweet_id ? 'replies' : params.user_id ? 'timeline' : 'search', user_name: 'app', subject_screen_name: params.user_id ? 'alice' : null, params, status, cancelled, progress: 0, progress_total: null,
-    attempts: 0, message: null, credits_used: 0, created_ms: 0, started_ms: null, finished_ms: null, result: null,
+    attempts: 0, message: null, credits_used: 0, created_ms: 0, started_ms: null, finished_ms: null, result: null, rows_recorded: true,
   };
 }
 

@@ -47,7 +47,7 @@ describe('formats', () => {
 describe('rateAndEta', () => {
   const job = (over: Partial<JobRow>): JobRow => ({
     job_id: 1, kind: 'search', user_name: 'app', subject_screen_name: null, params: {}, status: 'processing', cancelled: false, progress: 0, progress_total: 1000, attempts: 1,
-    message: null, credits_used: 0, created_ms: 0, started_ms: 0, finished_ms: null, result: null, ...over,
+    message: null, credits_used: 0, created_ms: 0, started_ms: 0, finished_ms: null, result: null, rows_recorded: true, ...over,
   });
   it('has no rate before the first rows', () => expect(rateAndEta(job({ progress: 0 }), 10_000)).toEqual({ rate: null, etaMs: null }));
   it('gives rows per second and the time left while running', () => {

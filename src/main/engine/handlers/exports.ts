@@ -51,6 +51,7 @@ function toFile(engine: Engine, job: JobRow, base: string): ExportFile | null {
     file_state: fileStateOf(engine.dataDir, job),
     deleted_ms: job.file_deleted_at_ms,
     deleted_by: job.file_deleted_by,
+    rows_recorded: job.records_posts === 1,
   };
 }
 

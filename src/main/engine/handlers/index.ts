@@ -8,6 +8,7 @@ import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timeline
 import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
 import { overviewOf } from './overview';
+import { postReplyShape, topPostsOf } from './post-shape';
 import { cancelAppJob, createAppJob, deleteAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
 import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
 import { appInbox } from './inbox';
@@ -65,8 +66,10 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'corpus.summary': async () => corpusSummary(engine),
     'users.lookup': async (args) => lookupUser(engine, args),
     'timeline.page': async (args) => timelinePage(engine, args),
+    'user.topPosts': async (args) => topPostsOf(engine, args),
     'post.get': async (args) => postDetail(engine, args),
     'post.replies': async (args) => replyTree(engine, args),
+    'post.replyShape': async (args) => postReplyShape(engine, args),
     'post.context': async (args) => postContext(engine, args),
     'article.get': async (args) => articleDetail(engine, args),
     'space.get': async (args) => spaceDetail(engine, args),

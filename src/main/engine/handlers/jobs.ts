@@ -139,6 +139,7 @@ export function toAppJob(job: ListedJob, baseUrl: string): AppJobRow {
             ...(typeof job.file_deleted_at_ms === 'number' ? { file_deleted_ms: job.file_deleted_at_ms, file_deleted_by: job.file_deleted_by ?? 'user' } : {}),
           }
         : null,
+    rows_recorded: job.records_posts === 1,
   };
 }
 

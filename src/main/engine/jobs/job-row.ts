@@ -49,6 +49,8 @@ export interface JobRow {
   file_deleted_by: 'user' | 'retention' | null;
   /** When the job was deleted (migration 065; jobs/delete-job.ts): a tombstone, its id and its ledger transfers stay. */
   deleted_at_ms: number | null;
+  /** 1: every row the job writes is recorded in job_posts (migration 066); 0 for jobs created before it. */
+  records_posts: number;
 }
 
 export function getJob(db: Db, jobId: number): JobRow | undefined {

@@ -96,7 +96,8 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
           file.sync();
           const total = rows + page.rows.length;
           const finished = page.cursor === null || total >= limit;
-          commitBatch(db, job.id, workerId, rows, { cursor: page.cursor, rows: total, bytes: file.bytes, finished }, clock.nowMs());
+          const postIds = job.records_posts === 1 ? page.rows.map((r) => r.id) : null;
+          commitBatch(db, job.id, workerId, rows, { cursor: page.cursor, rows: total, bytes: file.bytes, finished, postIds }, clock.nowMs());
           rows = total;
           cursor = page.cursor;
           ctx.onProgress?.(job.id, rows);

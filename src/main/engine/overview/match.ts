@@ -4,9 +4,10 @@ import type { Db } from '../store/db';
 
 // The set of posts an overview describes, as one SELECT of post ids newest first: a search
 // query's matches (the search compiler's own plan, so the set is exactly what the search pages
-// and a search job would give), or one user's posts (the timeline index).
+// and a search job would give), one user's posts (the timeline index), or the posts a finished
+// job wrote into its file (job_posts, migration 066: one range of its primary key).
 
-export type OverviewScope = { query: string } | { userId: bigint };
+export type OverviewScope = { query: string } | { userId: bigint } | { jobId: number };
 
 export interface MatchSql {
   /** SELECT of `id`, newest first, at most `?` rows (the last parameter). */
@@ -16,6 +17,9 @@ export interface MatchSql {
 
 /** Null when the scope can match nothing (a query the compiler folds to false). */
 export function matchSql(db: Db, scope: OverviewScope, cap: number): MatchSql | null {
+  if ('jobId' in scope) {
+    return { sql: 'SELECT post_id AS id FROM job_posts WHERE job_id = ? ORDER BY post_id DESC LIMIT ?', params: [scope.jobId, cap] };
+  }
   if ('userId' in scope) {
     return { sql: 'SELECT id FROM posts INDEXED BY posts_user_timeline WHERE user_id = ? ORDER BY id DESC LIMIT ?', params: [scope.userId, cap] };
   }

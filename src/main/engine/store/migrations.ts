@@ -27,6 +27,7 @@ import m062 from './migrations/062_output_formats';
 import m063 from './migrations/063_webhook_secret_keychain';
 import m064 from './migrations/064_timeline_jobs';
 import m065 from './migrations/065_job_deleted';
+import m066 from './migrations/066_job_posts';
 
 export interface Migration {
   id: number;
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   { id: 63, name: '063_webhook_secret_keychain', sql: m063 },
   { id: 64, name: '064_timeline_jobs', sql: m064, foreignKeysOff: true },
   { id: 65, name: '065_job_deleted', sql: m065 },
+  { id: 66, name: '066_job_posts', sql: m066 },
 ];

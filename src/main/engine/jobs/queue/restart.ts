@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { inWriteTx } from '../../ledger/tx';
 import type { Db } from '../../store/db';
 import { stagedPath } from '../files';
 import { getJob, JobStateError, type JobRow } from '../job-row';
@@ -9,19 +10,24 @@ import { getJob, JobStateError, type JobRow } from '../job-row';
  * upstream walk (its posts are in the corpus) and the charges are kept. commitBatch charges only
  * rows past charged_credits, so the rows collected again are not paid twice; a job that collects
  * more rows than before pays for the new ones only. A waiting job runs at once: the space its file
- * held is free now. Applies to a pending job (nobody runs it), or to a processing one held by
- * `lockedBy` (the runner that found the file gone). False when the job is in neither state.
+ * held is free now. Its recorded posts (job_posts) go with its rows, and it records every row it
+ * writes from now on, also when it was created before job_posts existed (records_posts = 1).
+ * Applies to a pending job (nobody runs it), or to a processing one held by `lockedBy` (the runner
+ * that found the file gone). False when the job is in neither state.
  */
 export function restartCollect(db: Db, jobId: number, nowMs: number, lockedBy: string | null = null): boolean {
   const where = lockedBy === null ? `status = 'pending'` : `status = 'processing' AND locked_by = @lockedBy`;
-  return (
-    db
-      .prepare(
-        `UPDATE jobs SET checkpoint_cursor = NULL, checkpoint_rows = 0, checkpoint_bytes = 0, progress = 0, phase = 'collect',
-           run_at_ms = min(run_at_ms, @now), updated_at_ms = @now WHERE id = @jobId AND ${where}`,
-      )
-      .run({ jobId, now: nowMs, ...(lockedBy === null ? {} : { lockedBy }) }).changes === 1
-  );
+  return inWriteTx(db, () => {
+    const changed =
+      db
+        .prepare(
+          `UPDATE jobs SET checkpoint_cursor = NULL, checkpoint_rows = 0, checkpoint_bytes = 0, progress = 0, phase = 'collect',
+             records_posts = 1, run_at_ms = min(run_at_ms, @now), updated_at_ms = @now WHERE id = @jobId AND ${where}`,
+        )
+        .run({ jobId, now: nowMs, ...(lockedBy === null ? {} : { lockedBy }) }).changes === 1;
+    if (changed) db.prepare('DELETE FROM job_posts WHERE job_id = ?').run(jobId);
+    return changed;
+  });
 }
 
 /**
