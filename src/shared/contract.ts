@@ -264,6 +264,8 @@ export interface ReplyShapeNode {
   replies: number;
   /** Posts in its subtree, itself included. */
   size: number;
+  /** Levels of replies under it (0: none). */
+  levels_below: number;
 }
 
 /**
@@ -276,7 +278,7 @@ export interface ReplyShape {
   /** Parents before children (by size, largest first). */
   nodes: ReplyShapeNode[];
   /** Per post drawn (or the root): its replies not sent as nodes, and the posts in their subtrees. */
-  hidden: { parent_id_str: string; replies: number; posts: number }[];
+  hidden: { parent_id_str: string; replies: number; posts: number; levels_below: number }[];
   /** Every reply under the root, and per level (protected accounts' replies included, counted apart). */
   total: number;
   levels: { depth: number; replies: number; protected: number }[];

@@ -105,21 +105,27 @@ function writeTree(engine: Engine, n: number, seed: number): { parent: Map<bigin
   return { parent, protectedIds };
 }
 
-/** Depth, direct replies and subtree size of every reply, from the parent links alone. */
+/** Depth, direct replies, subtree size and levels below of every reply, from the parent links alone. */
 function oracle(parent: Map<bigint, bigint>) {
   const children = new Map<bigint, bigint[]>();
   for (const [c, p] of parent) children.set(p, [...(children.get(p) ?? []), c]);
   const depth = new Map<bigint, number>();
   const size = new Map<bigint, number>();
-  const walk = (id: bigint, d: number): number => {
+  const below = new Map<bigint, number>();
+  const walk = (id: bigint, d: number): void => {
     depth.set(id, d);
     let s = 1;
-    for (const c of children.get(id) ?? []) s += walk(c, d + 1);
+    let b = 0;
+    for (const c of children.get(id) ?? []) {
+      walk(c, d + 1);
+      s += size.get(c)!;
+      b = Math.max(b, below.get(c)! + 1);
+    }
     size.set(id, s);
-    return s;
+    below.set(id, b);
   };
   walk(ROOT, 0);
-  return { children, depth, size };
+  return { children, depth, size, below };
 }
 
 /** The widths of a shape add up: under the root and every node drawn, its drawn children's sizes and the hidden ones' are its size less itself. */
@@ -142,7 +148,7 @@ describe('post.replyShape', () => {
   it('gives every reply its parent, level, direct replies and subtree size, exactly as the links say', async () => {
     const engine = testEngine();
     const { parent, protectedIds } = writeTree(engine, 400, 11);
-    const { children, depth, size } = oracle(parent);
+    const { children, depth, size, below } = oracle(parent);
     const shape = await handlersOf(engine)['post.replyShape']({ id: String(ROOT) });
     expect(shape.total).toBe(parent.size);
     expect(shape.root).toMatchObject({ id_str: String(ROOT), screen_name: 'rooted', replies: children.get(ROOT)!.length, size: parent.size + 1 });
@@ -158,7 +164,7 @@ describe('post.replyShape', () => {
     );
     for (const n of shape.nodes) {
       const id = BigInt(n.id_str);
-      expect([n.parent_id_str, n.depth, n.replies, n.size]).toEqual([String(parent.get(id)), depth.get(id), children.get(id)?.length ?? 0, size.get(id)]);
+      expect([n.parent_id_str, n.depth, n.replies, n.size, n.levels_below]).toEqual([String(parent.get(id)), depth.get(id), children.get(id)?.length ?? 0, size.get(id), below.get(id)]);
       expect(n.text.length).toBeLessThanOrEqual(140);
     }
     // Parents come before their children.
@@ -178,13 +184,18 @@ describe('post.replyShape', () => {
   it('sends only the largest subtrees with their ancestors when there are too many, and counts the rest per parent', () => {
     const engine = testEngine();
     const { parent } = writeTree(engine, 400, 12);
-    const { size } = oracle(parent);
+    const { children, size, below } = oracle(parent);
     const shape = replyShape(engine.db, ROOT, { maxNodes: 40 });
     expect(shape.nodes.length).toBe(40);
     const sizes = [...parent.keys()].map((id) => size.get(id)!).sort((a, b) => b - a);
     // The 40 largest subtrees (the smallest sent is at least as large as any left out).
     expect(Math.min(...shape.nodes.map((n) => n.size))).toBeGreaterThanOrEqual(sizes[40]!);
     expect(shape.hidden.length).toBeGreaterThan(0);
+    const sent = new Set(shape.nodes.map((n) => n.id_str));
+    for (const h of shape.hidden) {
+      const left = (children.get(BigInt(h.parent_id_str)) ?? []).filter((c) => !sent.has(String(c)));
+      expect(h).toEqual({ parent_id_str: h.parent_id_str, replies: left.length, posts: left.reduce((n, c) => n + size.get(c)!, 0), levels_below: Math.max(...left.map((c) => below.get(c)!)) });
+    }
     expectWidthsAddUp(shape);
   });
 

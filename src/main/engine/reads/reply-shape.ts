@@ -7,7 +7,7 @@ import type { Db } from '../store/db';
 // writes take no lock on the corpus file):
 // - the tree: one recursive query down posts_in_reply_to, breadth first, bounded as the reply
 //   list is (100 levels, 200,000 replies: handlers/reads.ts);
-// - each reply's direct replies and subtree size: one grouped UPDATE per level, deepest first
+// - each reply's direct replies, subtree size and levels below it: one grouped UPDATE per level, deepest first
 //   (a level's sizes are its children's, summed), so the work is one pass over the tree;
 // - the nodes sent: the largest subtrees, at most MAX_NODES. A parent's subtree is larger than any
 //   of its children's, so every node sent comes with all its ancestors; the replies left out are
@@ -23,7 +23,7 @@ const TEXT_START = 140;
 
 const TEMP = `CREATE TEMP TABLE IF NOT EXISTS reply_shape (
   id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, depth INTEGER NOT NULL, protected INTEGER NOT NULL,
-  replies INTEGER NOT NULL DEFAULT 0, size INTEGER NOT NULL DEFAULT 1, shown INTEGER NOT NULL DEFAULT 0)`;
+  replies INTEGER NOT NULL DEFAULT 0, size INTEGER NOT NULL DEFAULT 1, below INTEGER NOT NULL DEFAULT 0, shown INTEGER NOT NULL DEFAULT 0)`;
 const TEMP_INDEX = 'CREATE INDEX IF NOT EXISTS temp.reply_shape_level ON reply_shape (depth, parent)';
 
 interface Limits {
@@ -70,10 +70,10 @@ function shapeOf(db: Db, rootId: bigint, root: { screen_name: string; protected:
     .prepare('SELECT depth, count(*) AS replies, sum(protected) AS protected FROM temp.reply_shape GROUP BY depth ORDER BY depth')
     .all() as ReplyShape['levels'];
   const total = levels.reduce((n, l) => n + l.replies, 0);
-  // Deepest level first: a level's replies and sizes come from the level below, already summed.
+  // Deepest level first: a level's replies, sizes and depths below come from the level below, already summed.
   const sum = db.prepare(
-    `UPDATE temp.reply_shape SET replies = c.n, size = 1 + c.s
-       FROM (SELECT parent, count(*) AS n, sum(size) AS s FROM temp.reply_shape WHERE depth = @below GROUP BY parent) AS c
+    `UPDATE temp.reply_shape SET replies = c.n, size = 1 + c.s, below = 1 + c.b
+       FROM (SELECT parent, count(*) AS n, sum(size) AS s, max(below) AS b FROM temp.reply_shape WHERE depth = @below GROUP BY parent) AS c
       WHERE reply_shape.id = c.parent`,
   );
   const deepest = levels[levels.length - 1]?.depth ?? 0;
@@ -85,7 +85,7 @@ function shapeOf(db: Db, rootId: bigint, root: { screen_name: string; protected:
       `SELECT CAST(s.id AS TEXT) AS id_str, CAST(s.parent AS TEXT) AS parent_id_str, s.depth,
               CASE WHEN s.protected = 1 THEN NULL ELSE u.screen_name END AS screen_name,
               CASE WHEN s.protected = 1 THEN '' ELSE substr(p.full_text, 1, @text) END AS text,
-              p.created_at_us / 1000 AS created_ms, s.replies, s.size
+              p.created_at_us / 1000 AS created_ms, s.replies, s.size, s.below AS levels_below
          FROM temp.reply_shape s CROSS JOIN posts p ON p.id = s.id JOIN social_users u ON u.id = p.user_id
         WHERE s.shown = 1 ORDER BY s.size DESC, s.id DESC`,
     )
@@ -93,7 +93,7 @@ function shapeOf(db: Db, rootId: bigint, root: { screen_name: string; protected:
   // The replies left out, per post drawn (or the root) that they answer, with their subtrees.
   const hidden = db
     .prepare(
-      `SELECT CAST(h.parent AS TEXT) AS parent_id_str, count(*) AS replies, sum(h.size) AS posts
+      `SELECT CAST(h.parent AS TEXT) AS parent_id_str, count(*) AS replies, sum(h.size) AS posts, max(h.below) AS levels_below
          FROM temp.reply_shape h LEFT JOIN temp.reply_shape up ON up.id = h.parent
         WHERE h.shown = 0 AND (h.parent = @root OR up.shown = 1)
         GROUP BY h.parent ORDER BY posts DESC, h.parent DESC`,
