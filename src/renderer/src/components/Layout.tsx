@@ -5,7 +5,7 @@ import { isDesktop } from '../api/transport';
 import { useConnection } from '../api/connection';
 import { Icon } from './Icon';
 
-const DETAIL_PAGES = new Set(['post', 'article', 'space']);
+const DETAIL_PAGES = new Set(['post', 'article', 'space', 'overview']);
 
 export const NAV = [
   { path: '/', label: 'Home', icon: 'home', match: [''] },
@@ -23,8 +23,9 @@ export const NAV = [
 export function Layout({ children }: { children: ReactNode }) {
   const route = useRoute();
   const here = route.parts[0] ?? '';
-  // A post, article or space page belongs to the list it was opened from (a search result stays
-  // under Search, a timeline's post under Timeline); opened directly, to Home.
+  // A post, article, space or overview page belongs to the list it was opened from (a search result
+  // stays under Search, a timeline's post under Timeline, a job's overview under Jobs or Exports);
+  // opened directly, to Home.
   const lastList = useRef('');
   if (!DETAIL_PAGES.has(here)) lastList.current = here;
   const section = DETAIL_PAGES.has(here) ? lastList.current : here;

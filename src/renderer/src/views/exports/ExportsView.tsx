@@ -9,7 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { fmtBytes, fmtDate, fmtDateTime, fmtInt, DATE_TIME_PX } from '../../format';
-import { navigate, useRoute } from '../../router';
+import { href, navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { useUi } from '../../stores/ui';
 import { UnfinishedFiles } from './UnfinishedFiles';
@@ -217,6 +217,13 @@ function Preview({ file, onDelete }: { file: ExportFile; onDelete: (f: ExportFil
       </header>
       <p className="muted small">
         {file.job_name ? <><strong>{file.job_name}</strong> · </> : null}{sourceOf(file)} · {fmtInt(file.rows)} rows · {fmtBytes(file.bytes)} · <code className="wrap">{file.path}</code>
+      </p>
+      <p className="small" data-testid="export-overview">
+        {file.rows_recorded ? (
+          <><a href={href('/overview', { job: file.job_id })}>Overview of these rows</a>: posts over time, hashtags, mentions, links, languages, clients{file.file_state === 'kept' ? '' : ' (Skein keeps which posts the job wrote, so this works without the file)'}</>
+        ) : (
+          <span className="muted">No overview of these rows: job {file.job_id} ran before Skein recorded which posts a job writes.</span>
+        )}
       </p>
       {file.file_state === 'kept' ? <PreviewRows file={file} /> : <p>{file.file_state === 'deleted' ? deletedNote(file) : 'The file is no longer in the exports folder: it was moved or deleted outside Skein.'}</p>}
     </section>

@@ -104,8 +104,8 @@ export function JobsView() {
         col.display({
           id: 'actions',
           header: '',
-          // Room for the widest set: Retry, File and Delete job… (a finished job whose file was deleted).
-          size: 240,
+          // Room for the widest set: Retry, File, Overview and Delete job… (a finished job whose file was deleted).
+          size: 300,
           // Kept in view at the right edge when a narrow window scrolls the table sideways.
           meta: { sticky: true },
           cell: (c) => {
@@ -116,6 +116,7 @@ export function JobsView() {
                 {running ? <button type="button" className="subtle small" onClick={() => cancel.mutate({ job_id: j.job_id })}>Cancel</button> : null}
                 {j.status === 'error' || j.result?.file_deleted_ms !== undefined ? <button type="button" className="subtle small" onClick={() => { setDeleting(null); setRetrying(j.job_id); }}>Retry</button> : null}
                 {j.status === 'success' ? <a className="button subtle small" href={href('/exports', { job: j.job_id })}>File</a> : null}
+                {j.status === 'success' ? <OverviewLink job={j} /> : null}
                 {/* A running job is cancelled first (the engine refuses to delete it): no Delete beside Cancel. */}
                 {running ? null : (
                   <button type="button" className="subtle small danger" onClick={() => { setRetrying(null); setDeleting(j); }} aria-label={`Delete job ${j.job_id}…`}>
@@ -195,6 +196,25 @@ function FilterBar({ filter, onChange, shown, total }: { filter: JobFilter; onCh
       />
       <FilterChoice label="Format" value={filter.format} choices={FORMAT_CHOICES} onChange={(format) => onChange({ ...filter, format })} />
     </FilterBox>
+  );
+}
+
+/**
+ * The overview of a finished job's rows (#/overview?job=N); a job from before Skein recorded its
+ * rows (migration 066) says plainly that it has none.
+ */
+function OverviewLink({ job }: { job: JobRow }) {
+  if (!job.rows_recorded) {
+    return (
+      <span className="muted small" title="This job ran before Skein recorded which posts a job writes: the overview of its rows is not available." data-testid={`no-overview-${job.job_id}`}>
+        No overview
+      </span>
+    );
+  }
+  return (
+    <a className="button subtle small" href={href('/overview', { job: job.job_id })} title="Overview of these rows" aria-label={`Overview of the rows of job ${job.job_id}`}>
+      Overview
+    </a>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import type { OverviewBucket, OverviewCount } from '../../../../shared/contract';
+import type { JobRow, OverviewBucket, OverviewCount } from '../../../../shared/contract';
 import { useSkein } from '../../api/hooks';
 import { fmtInt } from '../../format';
 import { PageHeader } from '../../components/Layout';
@@ -9,10 +9,11 @@ import { clip, useDocumentTitle } from '../../document-title';
 import { useTimeZone } from '../../stores/time-zone';
 import { canvasPng, download, seriesCsv, seriesSvg } from './chart-export';
 import { drillDown, termOf, type ListKind } from './drill-down';
-import { axisLabels, chartTheme, PostsChart, SERIES_LABELS } from './PostsChart';
+import { axisLabels, chartTheme, PostsChart, SERIES_LABELS, useBucketFormat } from './PostsChart';
 
-// Overview of a search query's matches (#/overview?q=...) or of a user's posts (?user=@name):
-// every number is counted by the engine ('overview.get'); this view only draws them.
+// Overview of a search query's matches (#/overview?q=...), of a user's posts (?user=@name) or of
+// the rows a finished job wrote (?job=12): every number is counted by the engine
+// ('overview.get'); this view only draws them.
 
 const BUCKETS: OverviewBucket[] = ['hour', 'day', 'week', 'month'];
 
@@ -20,10 +21,41 @@ export function OverviewView() {
   const { query } = useRoute();
   const q = query.get('q') ?? '';
   const user = query.get('user') ?? '';
-  useDocumentTitle(q ? `Overview of ${clip(q)}` : user ? `Overview of ${user}` : 'Overview');
+  const job = /^\d{1,15}$/.test(query.get('job') ?? '') ? Number(query.get('job')) : null;
+  useDocumentTitle(q ? `Overview of ${clip(q)}` : user ? `Overview of ${user}` : job !== null ? `Overview of job ${job}` : 'Overview');
   if (q) return <QueryOverview q={q} />;
   if (user) return <UserOverview user={user} />;
-  return <Empty title="Nothing to describe">Open an overview from a search or from a user’s timeline.</Empty>;
+  if (job !== null) return <JobOverview jobId={job} />;
+  return <Empty title="Nothing to describe">Open an overview from a search, a user’s timeline, or a finished job.</Empty>;
+}
+
+/** What a job collected, in words: its name, then its query or post. */
+function jobWords(job: JobRow): string {
+  const what = job.kind === 'replies' ? `replies to post ${String(job.params.tweet_id ?? '?')}` : `search “${String(job.params.query ?? '')}”`;
+  return typeof job.params.name === 'string' ? `${job.params.name}: ${what}` : what;
+}
+
+function JobOverview({ jobId }: { jobId: number }) {
+  const job = useSkein('jobs.get', { job_id: jobId }, { staleTime: 0 });
+  const back = <a href={href('/jobs')}>Back to the jobs</a>;
+  if (job.error) return <div className="view"><PageHeader title="Overview" actions={back} /><ErrorState error={job.error} /></div>;
+  if (job.isPending) return <div className="view"><PageHeader title="Overview" /><Loading /></div>;
+  const j = job.data;
+  const header = <PageHeader title="Overview" subtitle={j.status === 'success' ? <>The {fmtInt(j.progress)} rows job {j.job_id} wrote: {jobWords(j)}</> : <>Job {j.job_id}: {jobWords(j)}</>} actions={back} />;
+  let unavailable: string | null = null;
+  if (j.status === 'pending' || j.status === 'processing') unavailable = `Job ${j.job_id} has not finished yet. Its overview describes the rows it wrote, once all of them are written.`;
+  else if (j.status === 'error') unavailable = `Job ${j.job_id} ${j.cancelled ? 'was cancelled' : 'failed'} and wrote no file, so it has no rows to describe.`;
+  else if (!j.rows_recorded) unavailable = `Job ${j.job_id} ran before Skein recorded which posts a job writes, so the overview of its rows is not available. Its file still holds them; a new job with the same parameters has an overview.`;
+  return (
+    <div className="view">
+      {header}
+      {unavailable ? (
+        <Empty title="No overview for this job"><span data-testid="job-overview-unavailable">{unavailable}</span></Empty>
+      ) : (
+        <OverviewBody scope={{ job_id: j.job_id }} />
+      )}
+    </div>
+  );
 }
 
 function QueryOverview({ q }: { q: string }) {
@@ -48,7 +80,10 @@ function UserOverview({ user }: { user: string }) {
   );
 }
 
-function OverviewBody({ scope, base }: { scope: { query: string } | { user_id: string }; base: { query: string } | { screenName: string | null } }) {
+type Base = { query: string } | { screenName: string | null };
+
+/** `base`: what a top-list click searches with its entry; a job's comes with its figures (the search that holds its rows). */
+function OverviewBody({ scope, base: given }: { scope: { query: string } | { user_id: string } | { job_id: number }; base?: Base }) {
   const appZone = useTimeZone((s) => s.zone);
   const [utc, setUtc] = useState(appZone === 'utc');
   const [bucket, setBucket] = useState<OverviewBucket | ''>('');
@@ -59,17 +94,12 @@ function OverviewBody({ scope, base }: { scope: { query: string } | { user_id: s
   const onCanvas = useCallback((c: HTMLCanvasElement | null) => {
     canvas.current = c;
   }, []);
-  const fmtX = useCallback(
-    (ms: number) => {
-      const hour = o.data?.bucket === 'hour';
-      return new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: o.data?.bucket === 'month' ? undefined : 'numeric', hour: hour ? '2-digit' : undefined, minute: hour ? '2-digit' : undefined, timeZone: utc ? 'UTC' : undefined }).format(ms);
-    },
-    [o.data?.bucket, utc],
-  );
+  const fmtX = useBucketFormat(o.data?.bucket, utc);
   if (o.error) return <ErrorState error={o.error} />;
   if (o.isPending) return <Loading lines={6} />;
   const d = o.data;
-  const fileBase = 'query' in scope ? 'overview-search' : `overview-user-${scope.user_id}`;
+  const fileBase = 'query' in scope ? 'overview-search' : 'job_id' in scope ? `overview-job-${scope.job_id}` : `overview-user-${scope.user_id}`;
+  const base: Base = given ?? ('search_query' in d.scope ? { query: d.scope.search_query } : { query: '' });
   const saveSvg = () => {
     const t = chartTheme();
     const labels = axisLabels(d, utc);
@@ -116,6 +146,11 @@ function OverviewBody({ scope, base }: { scope: { query: string } | { user_id: s
             {d.bucket_requested ? <p className="muted">Per {d.bucket_requested} would make over 1,000 points; shown per {d.bucket}.</p> : null}
             <PostsChart overview={d} utc={utc} fmtX={fmtX} onCanvas={onCanvas} />
           </section>
+          {'search_query' in d.scope ? (
+            <p className="muted small" data-testid="job-drill-note">
+              A click on an entry searches the corpus for <code>{d.scope.search_query}</code> and the entry: that holds this job’s rows and may hold more.
+            </p>
+          ) : null}
           <section className="overview-lists">
             <TopList title="Hashtags" kind="hashtags" items={d.hashtags} base={base} />
             <TopList title="Mentions" kind="mentions" items={d.mentions} base={base} />

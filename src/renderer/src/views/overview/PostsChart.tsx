@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { Overview } from '../../../../shared/contract';
+import type { Overview, OverviewBucket } from '../../../../shared/contract';
 import { fmtInt } from '../../format';
 
 // Posts over time with uPlot (docs/decisions.md "Overview: charts"): one canvas, three series
@@ -44,6 +44,17 @@ export const SERIES_LABELS = ['Posts', 'Replies', 'Quotes'] as const;
 
 const BUCKET_WORD = { hour: 'hour', day: 'day', week: 'week (from Monday)', month: 'month' } as const;
 
+/** A bucket's start as its label: the hour for hourly buckets, the month alone for monthly ones. */
+export function useBucketFormat(bucket: OverviewBucket | undefined, utc: boolean): (ms: number) => string {
+  return useCallback(
+    (ms: number) => {
+      const hour = bucket === 'hour';
+      return new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: bucket === 'month' ? undefined : 'numeric', hour: hour ? '2-digit' : undefined, minute: hour ? '2-digit' : undefined, timeZone: utc ? 'UTC' : undefined }).format(ms);
+    },
+    [bucket, utc],
+  );
+}
+
 export function axisLabels(o: Overview, utc: boolean): { x: string; y: string } {
   return { x: `Time (${utc ? 'UTC' : 'local time'}, one point a ${BUCKET_WORD[o.bucket]})`, y: `Posts per ${o.bucket}` };
 }
@@ -77,7 +88,11 @@ function tooltipPlugin(fmtX: (ms: number) => string, theme: ChartTheme): uPlot.P
   };
 }
 
-export function PostsChart({ overview, utc, fmtX, onCanvas }: { overview: Overview; utc: boolean; fmtX: (ms: number) => string; onCanvas(canvas: HTMLCanvasElement | null): void }) {
+/**
+ * `height`: the plot's, in px (the Overview's 280; a user's page draws a smaller one). Points are
+ * marked while there are at most `pointsUpTo` buckets (a smaller chart has room for fewer).
+ */
+export function PostsChart({ overview, utc, fmtX, onCanvas, height = 280, pointsUpTo = 120 }: { overview: Overview; utc: boolean; fmtX: (ms: number) => string; onCanvas(canvas: HTMLCanvasElement | null): void; height?: number; pointsUpTo?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const theme = useChartTheme();
   useEffect(() => {
@@ -87,7 +102,7 @@ export function PostsChart({ overview, utc, fmtX, onCanvas }: { overview: Overvi
     const axis = { stroke: theme.muted, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid, width: 1 }, labelFont: '12px system-ui, sans-serif', font: '11px system-ui, sans-serif' };
     const opts: uPlot.Options = {
       width: Math.max(320, el.clientWidth),
-      height: 280,
+      height,
       ms: 1,
       tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts), 'Etc/UTC') : (ts) => new Date(ts),
       legend: { show: true, live: false },
@@ -99,20 +114,20 @@ export function PostsChart({ overview, utc, fmtX, onCanvas }: { overview: Overvi
       ],
       series: [
         { label: 'Time' },
-        ...SERIES_LABELS.map((label, k) => ({ label, stroke: theme.series[k], width: 2, points: { show: overview.series.start_ms.length <= 120 } })),
+        ...SERIES_LABELS.map((label, k) => ({ label, stroke: theme.series[k], width: 2, points: { show: overview.series.start_ms.length <= pointsUpTo } })),
       ],
       plugins: [tooltipPlugin(fmtX, theme)],
     };
     const data: uPlot.AlignedData = [overview.series.start_ms, overview.series.posts, overview.series.replies, overview.series.quotes];
     const chart = new uPlot(opts, data, el);
     onCanvas(chart.ctx.canvas);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(320, el.clientWidth), height: 280 }));
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(320, el.clientWidth), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
       onCanvas(null);
       chart.destroy();
     };
-  }, [overview, utc, theme, fmtX, onCanvas]);
+  }, [overview, utc, theme, fmtX, onCanvas, height, pointsUpTo]);
   return <div ref={box} className="posts-chart" data-testid="posts-chart" aria-label={`Posts over time, per ${overview.bucket}`} role="img" />;
 }

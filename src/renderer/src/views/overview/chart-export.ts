@@ -72,3 +72,31 @@ export function seriesSvg(start_ms: number[], series: ChartSeries[], colors: { t
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">${parts.join('')}</svg>\n`;
 }
+
+/**
+ * An SVG document drawn onto a canvas at twice its size, on an opaque background, as PNG. It is
+ * loaded as a data: URL: the page's Content-Security-Policy allows images from data:, not blob:.
+ */
+export async function svgPng(svg: string, width: number, height: number, background: string): Promise<Blob | null> {
+  const img = new Image();
+  await new Promise<void>((resolve, reject) => {
+    img.onload = () => resolve();
+    img.onerror = () => reject(new Error('The picture could not be drawn as PNG.'));
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  });
+  const scale = 2;
+  const out = document.createElement('canvas');
+  out.width = Math.round(width * scale);
+  out.height = Math.round(height * scale);
+  const ctx = out.getContext('2d')!;
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(img, 0, 0, out.width, out.height);
+  return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: string | number): string {
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

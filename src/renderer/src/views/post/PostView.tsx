@@ -15,6 +15,7 @@ import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
 import { TweetCard } from './TweetCard';
 import { Ancestors, QuotedPost, quotesHref, SelfThread } from './PostContextSections';
+import { ReplyTreePicture } from './ReplyTreePicture';
 
 /** Post: the post, its author, the reply tree level by level, the raw JSON; collect or search from here. */
 export function PostView({ id }: { id: string }) {
@@ -67,28 +68,40 @@ export function PostView({ id }: { id: string }) {
           />
           {context.data ? <SelfThread context={context.data} id={tweet.id_str} /> : null}
           {showRaw ? <RawJson json={post.data.raw_json} /> : null}
-          <Replies id={tweet.id_str} />
         </div>
         <aside className="side-column" aria-label="Author">
           <UserCard user={tweet.user} />
         </aside>
       </div>
+      {/* The whole width: the reply tree's picture and the level tables need it more than the author's card. */}
+      <Replies key={tweet.id_str} id={tweet.id_str} />
     </div>
   );
 }
 
 function Replies({ id }: { id: string }) {
   const tree = useSkein('post.replies', { id }, { staleTime: Infinity });
+  // The level listed below; the picture's level labels and groups choose it too.
+  const [depth, setDepth] = useState<number | null>(null);
   return (
     <section className="card" aria-labelledby="replies-title">
       <h2 id="replies-title">Replies</h2>
-      {tree.error ? <ErrorState error={tree.error} /> : tree.isPending ? <Loading /> : <ReplyLevels tree={tree.data} />}
+      {tree.error ? (
+        <ErrorState error={tree.error} />
+      ) : tree.isPending ? (
+        <Loading />
+      ) : (
+        <>
+          {/* After the list: through an upstream, post.replies is what stores the conversation the picture reads. */}
+          {tree.data.levels.length ? <ReplyTreePicture id={id} onLevel={setDepth} /> : null}
+          <ReplyLevels tree={tree.data} depth={depth} setDepth={setDepth} />
+        </>
+      )}
     </section>
   );
 }
 
-function ReplyLevels({ tree }: { tree: ReplyTree }) {
-  const [depth, setDepth] = useState(tree.levels[0]?.depth ?? 1);
+function ReplyLevels({ tree, depth, setDepth }: { tree: ReplyTree; depth: number | null; setDepth(depth: number): void }) {
   const columns = useMemo(() => tweetColumns({ withAuthor: true }) as ColumnDef<Tweet, unknown>[], []);
   if (tree.levels.length === 0) return <Empty title="No replies in the corpus" />;
   const level = tree.levels.find((l) => l.depth === depth) ?? tree.levels[0]!;

@@ -7,10 +7,11 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
 import { authorLabel } from '../../components/author-label';
-import { href, navigate, useRoute } from '../../router';
+import { navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
+import { UserActivity, UserTopPosts } from './UserActivity';
 
 type Kind = 'tweets' | 'tweets-and-replies';
 
@@ -57,13 +58,18 @@ function UserTimeline({ user, kind }: { user: string; kind: Kind }) {
   const lookup = useSkein('users.lookup', { user }, { staleTime: Infinity });
   if (lookup.error) return <ErrorState error={lookup.error} />;
   if (lookup.isPending) return <Loading />;
+  // A protected account's posts are not public: its timeline answers 403, and so do its pictures.
+  const open = !lookup.data.protected;
   return (
     <>
-      <UserCard user={lookup.data} />
+      <div className={open ? 'user-head' : undefined}>
+        <UserCard user={lookup.data} />
+        {open ? <UserActivity user={lookup.data} userParam={user} /> : null}
+      </div>
       <p className="timeline-tools">
-        <ExportTimeline userId={lookup.data.id_str} kind={kind} />{' '}
-        <a href={href('/overview', { user })} data-testid="timeline-overview">Overview of these posts</a>: activity over time, hashtags, mentions, links, languages, clients
+        <ExportTimeline userId={lookup.data.id_str} kind={kind} />
       </p>
+      {open ? <UserTopPosts user={lookup.data} /> : null}
       <TimelineTable userId={lookup.data.id_str} author={authorLabel(lookup.data)} kind={kind} />
     </>
   );
