@@ -57,6 +57,9 @@ describe('DELETE /jobs/<id>', () => {
     const charged = ledgerOfJob(t, jobId);
     expect(charged.length).toBeGreaterThanOrEqual(2); // its hold and its rows' charge
     const balance = balanceOf(t.engine.db, userId);
+    const recorded = () => t.engine.db.prepare('SELECT count(*) FROM job_posts WHERE job_id = ?').pluck().get(jobId);
+    expect(recorded()).toBe(getJob(t.engine.db, jobId)!.checkpoint_rows);
+    expect(recorded()).toBeGreaterThan(0);
     t.engine.clock.advance(60_000);
 
     const res = await t.server.request(`/jobs/${jobId}`, { method: 'DELETE', key: t.key });
@@ -76,6 +79,9 @@ describe('DELETE /jobs/<id>', () => {
     expect(ledgerOfJob(t, jobId)).toEqual(charged);
     expect(balanceOf(t.engine.db, userId)).toEqual(balance);
     expect(checkInvariants(t.engine.db)).toEqual([]);
+    // The record of its posts served only its overview, which goes with it (410, like GET).
+    expect(recorded()).toBe(0);
+    expect(await dispatch(t.h, 'overview.get', { job_id: jobId })).toMatchObject({ ok: false, error: { code: 'gone' } });
 
     const gone = await t.server.request(`/jobs/${jobId}`, { key: t.key });
     expect(gone.status).toBe(410);

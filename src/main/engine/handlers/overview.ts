@@ -1,6 +1,7 @@
 import type { Overview } from '../../../shared/contract';
 import { fail } from '../errors';
 import type { Engine } from '../engine';
+import { deletedJobMessage } from '../jobs/delete-job';
 import { getJob, type JobRow } from '../jobs/job-row';
 import { BUCKETS, computeOverview, DEFAULT_TOP, MAX_TOP, type Bucket } from '../overview';
 import { idArg, intArg, oneOf, optionalIntArg, record, textArg } from './validate';
@@ -40,6 +41,7 @@ export function overviewOf(engine: Engine, raw: unknown): Overview {
 function describableJob(engine: Engine, jobId: number): JobRow {
   const job = getJob(engine.db, jobId);
   if (!job) throw fail.notFound(`Job ${jobId} was not found.`);
+  if (job.deleted_at_ms !== null) throw fail.gone(deletedJobMessage(job));
   if (job.status === 'pending' || job.status === 'processing') {
     throw fail.conflict(`Job ${jobId} has not finished yet: its overview describes the rows it wrote, once all are written.`);
   }

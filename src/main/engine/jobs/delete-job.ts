@@ -50,6 +50,8 @@ export function deleteJob(db: Db, dataDir: string, jobId: number, nowMs: number)
       ({ file_name, bytes } = removeDataFile(db, dataDir, job, 'user', nowMs));
     }
     db.prepare('UPDATE jobs SET deleted_at_ms = ?, updated_at_ms = ? WHERE id = ?').run(nowMs, nowMs, jobId);
+    // The record of the posts it wrote (migration 066) only served its overview, which goes with it.
+    db.prepare('DELETE FROM job_posts WHERE job_id = ?').run(jobId);
     return { deleted: { job_id: jobId, deleted_ms: nowMs, file_name, bytes }, job };
   });
   removeStaged(dataDir, job);

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { UserCard } from '../../components/UserCard';
 import { authorLabel } from '../../components/author-label';
-import { navigate, useRoute } from '../../router';
+import { href, navigate, useRoute } from '../../router';
 import { useDocumentTitle } from '../../document-title';
 import { fmtInt } from '../../format';
 import { tweetColumns } from '../tweet-columns';
