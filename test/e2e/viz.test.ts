@@ -97,6 +97,13 @@ describe('the pictures: a job\'s rows, a user\'s page, a post\'s reply tree (hea
     await page.waitForURL(new RegExp(`#/overview\\?job=${job.job_id}$`));
     await page.getByTestId('posts-chart').locator('canvas').waitFor();
     expect(await page.getByTestId('ov-posts').textContent()).toBe(num(o.posts));
+    // The sidebar keeps the section it was opened from lit; opened directly, Jobs.
+    const lit = () => page.locator('.sidebar a[aria-current=page]').textContent();
+    expect(await lit()).toContain('Exports');
+    await page.goto('about:blank');
+    await page.goto(`${app.skein.url}/#/overview?job=${job.job_id}`);
+    await page.getByTestId('ov-posts').waitFor();
+    expect(await lit()).toContain('Jobs');
     await page.close();
 
     for (const [width, height] of SIZES) {

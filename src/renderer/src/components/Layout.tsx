@@ -5,7 +5,13 @@ import { isDesktop } from '../api/transport';
 import { useConnection } from '../api/connection';
 import { Icon } from './Icon';
 
-const DETAIL_PAGES = new Set(['post', 'article', 'space', 'overview']);
+const DETAIL_PAGES = new Set(['post', 'article', 'space']);
+
+/** An overview belongs to what it describes: a job's to Jobs (or Exports, opened from there), a user's to Timeline, a query's to Search. */
+function overviewSection(query: URLSearchParams, lastList: string): string {
+  if (query.has('job')) return lastList === 'exports' ? 'exports' : 'jobs';
+  return query.has('user') ? 'timeline' : 'search';
+}
 
 export const NAV = [
   { path: '/', label: 'Home', icon: 'home', match: [''] },
@@ -23,12 +29,11 @@ export const NAV = [
 export function Layout({ children }: { children: ReactNode }) {
   const route = useRoute();
   const here = route.parts[0] ?? '';
-  // A post, article, space or overview page belongs to the list it was opened from (a search result
-  // stays under Search, a timeline's post under Timeline, a job's overview under Jobs or Exports);
-  // opened directly, to Home.
+  // A post, article or space page belongs to the list it was opened from (a search result stays
+  // under Search, a timeline's post under Timeline); opened directly, to Home.
   const lastList = useRef('');
-  if (!DETAIL_PAGES.has(here)) lastList.current = here;
-  const section = DETAIL_PAGES.has(here) ? lastList.current : here;
+  const section = here === 'overview' ? overviewSection(route.query, lastList.current) : DETAIL_PAGES.has(here) ? lastList.current : here;
+  if (!DETAIL_PAGES.has(here) && here !== 'overview') lastList.current = here;
   const toasts = useUi((s) => s.toasts);
   const dismiss = useUi((s) => s.dismiss);
   const down = useConnection((s) => s.down);
