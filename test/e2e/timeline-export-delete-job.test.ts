@@ -116,7 +116,7 @@ describe('timeline to a file, and deleting a job (headless mode, demo corpus)', 
     await setup.getByRole('button', { name: 'Start job' }).click();
     const table = setup.getByRole('grid', { name: 'Jobs' }).or(setup.getByRole('table', { name: 'Jobs' }));
     await expect.poll(() => table.getByRole('row').filter({ hasText: 'Latest 25 posts' }).textContent(), { timeout: 60_000 }).toContain('success');
-    // And one whose file was deleted in Exports: its row has the most actions (Retry, File, Delete job…).
+    // And one whose file was deleted in Exports: its row has the most actions (Retry, File, Overview, Delete…).
     await setup.getByLabel('Job name').fill('File deleted');
     await setup.getByRole('button', { name: 'Start job' }).click();
     const fileDeleted = table.getByRole('row').filter({ hasText: 'File deleted' });

@@ -104,8 +104,8 @@ export function JobsView() {
         col.display({
           id: 'actions',
           header: '',
-          // Room for the widest set: Retry, File, Overview and Delete job… (a finished job whose file was deleted).
-          size: 300,
+          // Room for the widest set: Retry, File, Overview and Delete… (a finished job whose file was deleted).
+          size: 310,
           // Kept in view at the right edge when a narrow window scrolls the table sideways.
           meta: { sticky: true },
           cell: (c) => {
@@ -120,7 +120,7 @@ export function JobsView() {
                 {/* A running job is cancelled first (the engine refuses to delete it): no Delete beside Cancel. */}
                 {running ? null : (
                   <button type="button" className="subtle small danger" onClick={() => { setRetrying(null); setDeleting(j); }} aria-label={`Delete job ${j.job_id}…`}>
-                    Delete job…
+                    Delete…
                   </button>
                 )}
               </div>
