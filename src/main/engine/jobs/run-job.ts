@@ -5,11 +5,12 @@ import type { Db } from '../store/db';
 import { finalizeOutput, removeStaged } from './finalize';
 import { stagedPath } from './files';
 import { getJob, JobStateError, TransientJobError, type JobRow } from './job-row';
+import { writeTweetRows } from './tweet-row';
 import { repliesSource } from './kinds/replies';
 import { searchSource } from './kinds/search';
 import { timelineSource } from './kinds/timeline';
 import type { RowSource } from './kinds/source';
-import { BATCH_ROWS } from './limits';
+import { BATCH_ROWS, PAGE_ROWS } from './limits';
 import type { RepliesParams, SearchParams, TimelineParams } from './params';
 import { endCancelled } from './queue/cancel';
 import { commitBatch } from './queue/checkpoint';
@@ -83,23 +84,45 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
         let cursor = job.checkpoint_cursor;
         if (file.bytes === 0 && format.header) file.append(format.header);
         for (;;) {
-          if (ctx.stopRequested?.()) return 'stopped';
-          if (cancelRequested(db, job.id)) {
-            file.close();
-            endCancelled(db, job.id, workerId, clock.nowMs());
-            removeStaged(dataDir, job);
-            return 'error';
+          // One batch: pages of at most PAGE_ROWS ids, each written to the file as it is read,
+          // until batchRows rows or the end; then one fsync and one commit (limits.ts).
+          let batch = 0;
+          let finished = false;
+          // The batch's posts, recorded in job_posts with its commit (migration 066); null for a job from before it.
+          const postIds: bigint[] | null = job.records_posts === 1 ? [] : null;
+          for (;;) {
+            // Between pages as well: a stop or a cancel leaves the rows after the last commit
+            // uncommitted, and a resume cuts them off the file.
+            if (ctx.stopRequested?.()) return 'stopped';
+            if (cancelRequested(db, job.id)) {
+              file.close();
+              endCancelled(db, job.id, workerId, clock.nowMs());
+              removeStaged(dataDir, job);
+              return 'error';
+            }
+            const want = Math.min(PAGE_ROWS, batchRows - batch, limit - rows - batch);
+            if (want <= 0) {
+              finished = rows + batch >= limit;
+              if (finished && batch === 0) cursor = null;
+              break;
+            }
+            const page = source.next(cursor, want);
+            const before = rows + batch;
+            const wallet = source.wallet;
+            const out = writeTweetRows(db, page.ids, (r, i) => format.line(r, wallet?.(r.full_text), before + i));
+            if (out.rows) file.append(out.text);
+            postIds?.push(...out.ids);
+            batch += out.rows;
+            cursor = page.cursor;
+            if (page.cursor === null || rows + batch >= limit) {
+              finished = true;
+              break;
+            }
           }
-          const want = Math.min(batchRows, limit - rows);
-          const page = want > 0 ? source.next(cursor, want) : { rows: [], wallets: [], cursor: null };
-          if (page.rows.length) file.append(format.encode(page.rows, page.wallets, rows));
           file.sync();
-          const total = rows + page.rows.length;
-          const finished = page.cursor === null || total >= limit;
-          const postIds = job.records_posts === 1 ? page.rows.map((r) => r.id) : null;
-          commitBatch(db, job.id, workerId, rows, { cursor: page.cursor, rows: total, bytes: file.bytes, finished, postIds }, clock.nowMs());
+          const total = rows + batch;
+          commitBatch(db, job.id, workerId, rows, { cursor, rows: total, bytes: file.bytes, finished, postIds }, clock.nowMs());
           rows = total;
-          cursor = page.cursor;
           ctx.onProgress?.(job.id, rows);
           if (finished) break;
           if (ctx.between) await ctx.between();

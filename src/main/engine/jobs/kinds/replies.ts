@@ -1,7 +1,6 @@
 import { repliesPage } from '../../search';
 import type { Db } from '../../store/db';
 import type { RepliesParams } from '../params';
-import { loadTweetRows } from '../tweet-row';
 import { walletAddress } from '../wallet';
 import type { RowSource } from './source';
 
@@ -17,8 +16,8 @@ export function repliesSource(db: Db, params: RepliesParams): RowSource {
   return {
     next(cursor, limit) {
       const page = repliesPage(db, { tweetId, cursor, limit, ...(sinceId === undefined ? {} : { sinceId }) });
-      const rows = loadTweetRows(db, page.ids);
-      return { rows, wallets: rows.map((r) => walletAddress(r.full_text)), cursor: page.nextCursor };
+      return { ids: page.ids, cursor: page.nextCursor };
     },
+    wallet: walletAddress,
   };
 }

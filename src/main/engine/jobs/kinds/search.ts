@@ -1,7 +1,6 @@
 import { searchPage } from '../../search';
 import type { Db } from '../../store/db';
 import type { SearchParams } from '../params';
-import { loadTweetRows } from '../tweet-row';
 import type { RowSource } from './source';
 
 /**
@@ -17,8 +16,7 @@ export function searchSource(db: Db, params: SearchParams): RowSource {
   return {
     next(cursor, limit) {
       const page = searchPage(db, { query: params.query, type: params.type, cursor, limit, ...bounds });
-      const rows = loadTweetRows(db, page.ids);
-      return { rows, wallets: rows.map(() => undefined), cursor: page.nextCursor };
+      return { ids: page.ids, cursor: page.nextCursor };
     },
   };
 }

@@ -2,7 +2,6 @@ import type { Statement } from 'better-sqlite3';
 import { fail } from '../../errors';
 import type { Db } from '../../store/db';
 import type { TimelineKind, TimelineParams } from '../params';
-import { loadTweetRows } from '../tweet-row';
 import type { RowSource } from './source';
 
 /**
@@ -70,15 +69,14 @@ export function timelineSource(db: Db, params: TimelineParams): RowSource {
   const s = statementsOf(db);
   return {
     next(cursor, limit) {
-      // Checked per batch: an account made protected while the job runs (an import) ends the job
+      // Checked per page: an account made protected while the job runs (an import) ends the job
       // with the reason, as the timeline read would answer, rather than writing its posts.
       timelineUser(db, userId);
       const upTo = cursor === null ? INT64_MAX : BigInt(cursor) - 1n;
       const ids = s.page[params.timeline].all(userId, upTo, limit) as bigint[];
-      const rows = loadTweetRows(db, ids);
       const last = ids[ids.length - 1];
-      // A batch shorter than asked is the end of the timeline.
-      return { rows, wallets: rows.map(() => undefined), cursor: last === undefined || ids.length < limit ? null : last.toString() };
+      // A page shorter than asked is the end of the timeline.
+      return { ids, cursor: last === undefined || ids.length < limit ? null : last.toString() };
     },
   };
 }

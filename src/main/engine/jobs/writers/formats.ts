@@ -21,8 +21,8 @@ export interface StagedFormat {
   header: string;
   /** Bytes that close it, appended after the last committed byte at the end (JSON's `]`). */
   footer: string;
-  /** The rows of one batch; `rowsBefore` is the number of rows already staged. */
-  encode(rows: readonly TweetRow[], wallets: readonly (string | undefined)[], rowsBefore: number): string;
+  /** One row's staged text; `index` is the number of rows staged before it. */
+  line(row: TweetRow, wallet: string | undefined, index: number): string;
 }
 
 const json: StagedFormat = {
@@ -30,13 +30,7 @@ const json: StagedFormat = {
   ext: 'json',
   header: '[',
   footer: '\n]\n',
-  encode(rows, wallets, rowsBefore) {
-    let out = '';
-    rows.forEach((r, i) => {
-      out += (rowsBefore + i === 0 ? '\n' : ',\n') + detailTweetJson(r, wallets[i]);
-    });
-    return out;
-  },
+  line: (r, wallet, index) => (index === 0 ? '\n' : ',\n') + detailTweetJson(r, wallet),
 };
 
 // CSV is staged in the plain dialect, whatever the job's csv_dialect: this table is looked up by
@@ -49,13 +43,7 @@ const csv: StagedFormat = {
   ext: 'csv',
   header: csvHeader('plain'),
   footer: '',
-  encode(rows, wallets) {
-    let out = '';
-    rows.forEach((r, i) => {
-      out += csvLine(flattenTweet(r, wallets[i] ?? ''), 'plain');
-    });
-    return out;
-  },
+  line: (r, wallet) => csvLine(flattenTweet(r, wallet ?? ''), 'plain'),
 };
 
 /** A format staged one line per row, without header or footer, and built into its file at finalize. */
@@ -65,13 +53,7 @@ function stagedLines(stagingExt: string, ext: OutputFormat, line: (row: TweetRow
     ext,
     header: '',
     footer: '',
-    encode(rows, wallets) {
-      let out = '';
-      rows.forEach((r, i) => {
-        out += `${line(r, wallets[i])}\n`;
-      });
-      return out;
-    },
+    line: (r, wallet) => `${line(r, wallet)}\n`,
   };
 }
 
