@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRepliesJob } from '../../src/main/engine/jobs';
@@ -73,6 +73,39 @@ describe('resume after a stop mid-job', () => {
     const [hold] = holdsOfJob(engine.db, jobId);
     expect(hold).toMatchObject({ posted: convo.expected.length, open: false });
     expect(existsSync(stagedPath(engine.dataDir, mid))).toBe(false);
+    assertInvariants(engine.db);
+  });
+
+  // A batch is read in several pages and committed once (limits.ts BATCH_ROWS and PAGE_ROWS): a
+  // stop between two pages of a batch leaves pages on disk that no checkpoint covers.
+  it.each(['json', 'csv', 'xlsx', 'parquet'] as const)('%s: a stop between the pages of a batch resumes at the batch before, each row written and charged once', async (format) => {
+    const { engine, convo, jobId, ctx } = setup(format);
+    const staged = () => stagedPath(engine.dataDir, getJob(engine.db, jobId)!);
+    const first = `${runnerOwner('first')}:0`;
+    const claimed = claimNextJob(engine.db, first, engine.clock.nowMs())!;
+    // Stop as soon as the second batch has a page on disk beyond its checkpoint.
+    const midBatch = () => {
+      const job = getJob(engine.db, jobId)!;
+      return job.checkpoint_rows === 10 && existsSync(staged()) && statSync(staged()).size > job.checkpoint_bytes;
+    };
+    expect(await runJob(ctx(first, { batchRows: 10, pageRows: 3, stopRequested: midBatch }), claimed)).toBe('stopped');
+    const mid = getJob(engine.db, jobId)!;
+    expect(mid).toMatchObject({ status: 'processing', checkpoint_rows: 10, charged_credits: 10, phase: 'collect' });
+    expect(statSync(staged()).size).toBeGreaterThan(mid.checkpoint_bytes);
+    // The first batch (four pages: 3 + 3 + 3 + 1 rows) was one commit and one charge.
+    const charges = () => engine.db.prepare(`SELECT id, amount FROM ledger_transfers WHERE id LIKE ? ORDER BY seq`).all(`job:${jobId}:rows:%`);
+    expect(charges()).toEqual([{ id: `job:${jobId}:rows:0`, amount: 10 }]);
+
+    recoverStaleLocks(engine.db, runnerOwner('second'), engine.clock.nowMs(), 600_000);
+    const second = `${runnerOwner('second')}:0`;
+    expect(await runJob(ctx(second, { batchRows: 10, pageRows: 3 }), claimNextJob(engine.db, second, engine.clock.nowMs())!)).toBe('success');
+    expect(await idsInFile(engine, jobId, format)).toEqual(convo.expected.map(String));
+    expect(convo.expected.length).toBe(28);
+    expect(charges()).toEqual([
+      { id: `job:${jobId}:rows:0`, amount: 10 },
+      { id: `job:${jobId}:rows:10`, amount: 10 },
+      { id: `job:${jobId}:rows:20`, amount: 8 },
+    ]);
     assertInvariants(engine.db);
   });
 

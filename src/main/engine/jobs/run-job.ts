@@ -33,6 +33,8 @@ export interface RunContext {
   /** This worker's lock name (recover.ts: "<host>:<pid>:<runner>:<slot>"). */
   workerId: string;
   batchRows?: number;
+  /** Post ids per read page inside a batch, at most PAGE_ROWS; tests lower it to see several pages a batch. */
+  pageRows?: number;
   xlsx?: XlsxOptions;
   /** Called between batches: the inline runner yields to the event loop here. */
   between?: () => Promise<void>;
@@ -67,6 +69,7 @@ function failHow(err: unknown): FailHow {
 export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutcome> {
   const { db, dataDir, clock, workerId } = ctx;
   const batchRows = ctx.batchRows ?? BATCH_ROWS;
+  const pageRows = Math.min(PAGE_ROWS, ctx.pageRows ?? PAGE_ROWS);
   let job = claimed;
   try {
     if (job.phase === 'collect') {
@@ -100,7 +103,7 @@ export async function runJob(ctx: RunContext, claimed: JobRow): Promise<RunOutco
               removeStaged(dataDir, job);
               return 'error';
             }
-            const want = Math.min(PAGE_ROWS, batchRows - batch, limit - rows - batch);
+            const want = Math.min(pageRows, batchRows - batch, limit - rows - batch);
             if (want <= 0) {
               finished = rows + batch >= limit;
               if (finished && batch === 0) cursor = null;
