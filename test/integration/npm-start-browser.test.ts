@@ -47,7 +47,9 @@ describe.skipIf(electronInstalled || process.platform !== 'linux')('npm start in
   function stubOpener() {
     const bin = tempDir();
     const opened = join(bin, 'opened.txt');
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    // Written aside and renamed: the shell creates the file before printf fills it, and a read in
+    // between saw an empty file (failed once under load).
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && mv '${opened}.part' '${opened}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
     return { bin, opened };
   }
