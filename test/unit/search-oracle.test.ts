@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine/engine';
 import { searchPage, type SearchType } from '../../src/main/engine/search';
+import { protectedTuning } from '../../src/main/engine/search/protected';
 import { topTuning } from '../../src/main/engine/search/top';
 import { testEngine } from '../helpers/engine';
 import { idOf, writeProtectedPosts, writeSearchCorpus } from '../helpers/search-corpus';
@@ -221,6 +222,22 @@ describe('with a protected account, the compiler still agrees, and never returns
       }),
       { numRuns: 300, seed: 17 },
     );
+  });
+
+  it('her posts left out by author instead of by id (more protected posts than protectedTuning.maxIds): the same rows', () => {
+    const saved = protectedTuning.maxIds;
+    protectedTuning.maxIds = 0;
+    try {
+      fc.assert(
+        fc.property(withEve, fc.constantFrom<SearchType>('Latest', 'Top'), fc.constantFrom(1, 100), (q, type, limit) => {
+          const query = render(q);
+          expect(actual(query, type, limit), `${type} ${query}`).toEqual(expected(q, type));
+        }),
+        { numRuns: 150, seed: 29 },
+      );
+    } finally {
+      protectedTuning.maxIds = saved;
+    }
   });
 
   it('Top with every plan forced', () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine/engine';
-import { countMatches, countReplies, pageSql, repliesPage, repliesPageSql, searchPage, type SearchRequest } from '../../src/main/engine/search';
+import { compileQuery, countMatches, countReplies, pageSql, repliesPage, repliesPageSql, searchPage, type SearchRequest } from '../../src/main/engine/search';
+import { protectedTuning } from '../../src/main/engine/search/protected';
 import { testEngine } from '../helpers/engine';
 import { idOf, nameOfId, writeProtectedPosts, writeSearchCorpus } from '../helpers/search-corpus';
 import { newestFirst, writeMidConversation } from '../fixtures/replies-corpus';
@@ -55,27 +56,67 @@ describe('a protected account\'s posts are never a search match', () => {
 });
 
 describe('the plans stay index-driven', () => {
-  it('the condition reads the protected accounts from their own index, and pages still walk their driver', () => {
-    for (const [query, step] of [
-      ['fox', /SCAN posts_fts VIRTUAL TABLE INDEX/],
-      ['#foxes', /SEARCH d USING PRIMARY KEY \(tag=\? AND post_id<\?\)/],
-      [`conversation_id:${idOf(1)}`, /SEARCH p USING (COVERING )?INDEX posts_conversation_id \(conversation_id=\? AND (id|rowid)<\?\)/],
-      ['from:bob', /SEARCH p USING (COVERING )?INDEX posts_user_timeline \(user_id=\? AND (id|rowid)<\?\)/],
-    ] as const) {
-      const p = plan(pageSql(engine.db, { query, limit: 20, cursor: 'L:5' }));
+  const DRIVERS = [
+    ['fox', /SCAN posts_fts VIRTUAL TABLE INDEX/],
+    ['#foxes', /SEARCH d USING PRIMARY KEY \(tag=\? AND post_id<\?\)/],
+    [`conversation_id:${idOf(1)}`, /SEARCH p USING (COVERING )?INDEX posts_conversation_id \(conversation_id=\? AND (id|rowid)<\?\)/],
+    ['from:bob', /SEARCH p USING (COVERING )?INDEX posts_user_timeline \(user_id=\? AND (id|rowid)<\?\)/],
+  ] as const;
+
+  it('her few posts are dropped from the rows a page reads: a full-text or entity page reads no posts row', () => {
+    for (const [query, step] of DRIVERS) {
+      const sql = pageSql(engine.db, { query, limit: 20, cursor: 'L:5' });
+      const p = plan(sql);
       expect(p, query).toMatch(step);
-      expect(p, query).toMatch(/LIST SUBQUERY/);
-      expect(p, query).toMatch(/SCAN social_users USING COVERING INDEX social_users_protected/);
+      expect(sql.sql, query).not.toMatch(/NOT IN|social_users/);
       expect(p, query).not.toMatch(/SCAN p\b/);
       expect(p, query).not.toMatch(/TEMP B-TREE/);
+    }
+    expect(plan(pageSql(engine.db, { query: 'fox', limit: 20 }))).not.toMatch(/SEARCH p\b/);
+    expect(plan(pageSql(engine.db, { query: '#foxes', limit: 20 }))).not.toMatch(/SEARCH p\b/);
+  });
+
+  it('pages one post at a time step over her posts (a read that loses rows reads on) and lose nothing else', () => {
+    // Her p20, p21 and p23 (all "private") sit between the public matches p24, p22 and p9, p8, p1.
+    const pages: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = searchPage(engine.db, { query: 'fox OR private', limit: 1, cursor });
+      pages.push(...page.ids.map(nameOfId));
+      cursor = page.nextCursor;
+    } while (cursor !== null && pages.length < 50);
+    expect(pages).toEqual(names({ query: 'fox OR private' }));
+    expect(pages).not.toEqual(expect.arrayContaining(['p20']));
+    expect(pages).not.toEqual(expect.arrayContaining(['p21']));
+    expect(pages).not.toEqual(expect.arrayContaining(['p23']));
+  });
+
+  it('past protectedTuning.maxIds posts, the condition reads the protected accounts from their own index', () => {
+    const saved = protectedTuning.maxIds;
+    protectedTuning.maxIds = 2; // eve has 3 posts
+    try {
+      for (const [query, step] of DRIVERS) {
+        const p = plan(pageSql(engine.db, { query, limit: 20, cursor: 'L:5' }));
+        expect(p, query).toMatch(step);
+        expect(p, query).toMatch(/LIST SUBQUERY/);
+        expect(p, query).toMatch(/SCAN social_users USING COVERING INDEX social_users_protected/);
+        expect(p, query).not.toMatch(/SCAN p\b/);
+        expect(p, query).not.toMatch(/TEMP B-TREE/);
+      }
+      // The same posts either way.
+      expect(names({ query: 'fox' })).toEqual(['p24', 'p22', 'p9', 'p8', 'p1']);
+      expect(names({ query: 'to:eve OR from:eve' })).toEqual(['p24', 'p22']);
+    } finally {
+      protectedTuning.maxIds = saved;
     }
   });
 
   it('without a protected account the SQL has no such condition', () => {
     const plain = testEngine();
     writeSearchCorpus(plain.db);
-    expect(pageSql(plain.db, { query: 'fox', limit: 20 }).sql).not.toContain('social_users');
-    expect(pageSql(engine.db, { query: 'fox', limit: 20 }).sql).toContain('protected = 1');
+    expect(pageSql(plain.db, { query: 'fox', limit: 20 }).sql).not.toMatch(/social_users|NOT IN/);
+    expect(compileQuery(plain.db, 'fox').excludeIds).toEqual([]);
+    expect([...compileQuery(engine.db, 'fox').excludeIds].sort()).toEqual([idOf(20), idOf(21), idOf(23)]);
   });
 });
 

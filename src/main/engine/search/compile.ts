@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import type { OperatorNode, QueryNode } from './ast';
 import { ftsConjunction, ftsExpression, isTextTerm } from './fts';
 import { parseQuery } from './parser';
-import { publicAuthorPredicates } from './protected';
+import { PUBLIC_AUTHOR, protectedExclusion, protectedTuning } from './protected';
 
 // The tree as SQL over `posts AS p`. The top-level AND picks one *driver*: the index that yields
 // candidate ids already in id order (FTS5 rowids, an entity table's (value, post_id) key, the
@@ -55,6 +55,11 @@ export interface CompiledQuery {
    * The fields above then describe the fallback scan and are not used for paging.
    */
   union: CompiledQuery[] | null;
+  /**
+   * Protected accounts' posts, when they are few (protected.ts): left out by id on whichever id
+   * column the plan reads (statements.ts baseWhere), so a driver needs no posts row for it.
+   */
+  excludeIds: bigint[];
 }
 
 /** Arms of a UNION plan; beyond this a scan of posts is as good. */
@@ -64,11 +69,62 @@ const MAX_UNION_ARMS = 16;
 const MAX_USERS_PER_NAME = 100;
 
 export function compileQuery(db: Db, query: string | QueryNode, options: CompileOptions = {}): CompiledQuery {
-  // Protected accounts' posts are never a match (search/protected.ts), in every arm of every plan.
-  return compileWith(db, typeof query === 'string' ? parseQuery(query) : query, options, true, publicAuthorPredicates(db));
+  if (typeof query !== 'string') return compileFresh(db, query, options);
+  const cache = compiledCache(db);
+  // protectedTuning is part of the key: tests change it to force each exclusion on an unchanged corpus.
+  const key = `${options.sinceId ?? ''}|${options.maxId ?? ''}|${options.replyDepth ? `${options.replyDepth.min}-${options.replyDepth.max}` : ''}|${protectedTuning.maxIds}|${query}`;
+  let q = cache.get(key);
+  if (!q) {
+    q = compileFresh(db, parseQuery(query), options);
+    if (cache.size >= MAX_CACHED_QUERIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, q);
+  }
+  return q;
 }
 
-function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion: boolean, authors: Sql[]): CompiledQuery {
+// Compiled queries per database, kept while the corpus is unchanged: a compile reads screen names,
+// the protected accounts' posts and a time window's id range, so it is valid exactly as long as the
+// tables are. PRAGMA data_version moves when another connection commits, total_changes() when this
+// one writes (even in a transaction later rolled back: that only drops the cache early). Both cost
+// 0.1 µs inside the page's read transaction; a first page of `from:name` recompiled costs 17 µs
+// (the screen name and protected-posts lookups), more than the page's own SQL
+// (docs/decisions.md "Search: one read transaction per page, compiled queries kept").
+const MAX_CACHED_QUERIES = 200;
+const caches = new WeakMap<Db, { version: Statement<unknown[]>; seen: string; byKey: Map<string, CompiledQuery> }>();
+
+function compiledCache(db: Db): Map<string, CompiledQuery> {
+  let c = caches.get(db);
+  if (!c) {
+    c = { version: db.prepare<unknown[]>('SELECT data_version, total_changes() FROM pragma_data_version').raw(true), seen: '', byKey: new Map() };
+    caches.set(db, c);
+  }
+  const [data, changes] = c.version.get() as [number, number];
+  const seen = `${data}:${changes}`;
+  if (seen !== c.seen) {
+    c.seen = seen;
+    c.byKey.clear();
+  }
+  return c.byKey;
+}
+
+/** Compiled queries are shared (compileQuery's cache): nothing may change one after this. */
+function compileFresh(db: Db, ast: QueryNode, options: CompileOptions): CompiledQuery {
+  // Protected accounts' posts are never a match (search/protected.ts), in every arm of every plan.
+  const exclusion = protectedExclusion(db);
+  const excluded: Excluded = {
+    authors: exclusion.kind === 'authors' ? [PUBLIC_AUTHOR] : [],
+    ids: exclusion.kind === 'ids' ? exclusion.ids : [],
+  };
+  return compileWith(db, ast, options, true, excluded);
+}
+
+/** Protected accounts' posts: by author (a predicate over p) or by id (CompiledQuery.excludeIds). */
+interface Excluded {
+  authors: Sql[];
+  ids: bigint[];
+}
+
+function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion: boolean, excluded: Excluded): CompiledQuery {
   const users = userResolver(db);
   const conjuncts = ast.kind === 'and' ? [...ast.children] : [ast];
 
@@ -111,7 +167,7 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
   }
   if (fts !== null && driver !== 'fts') predicates.push(ftsPredicate(fts));
   for (const c of others) if (c !== pick?.node) predicates.push(predicate(c, users));
-  predicates.push(...authors);
+  predicates.push(...excluded.authors);
 
   let driverPredicate: Sql = { sql: '1', params: [] };
   if (pick) driverPredicate = predicate(pick.node, users);
@@ -127,8 +183,8 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
 
   const where = joinSql(predicates, 'AND', '1');
   if (where.sql === FALSE) return matchesNothing(ast, lowId, highId);
-  const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }, authors) : null;
-  return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union };
+  const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }, excluded) : null;
+  return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union, excludeIds: excluded.ids };
 }
 
 const FALSE = '0';
@@ -141,7 +197,7 @@ const TRUE = '1';
  */
 function matchesNothing(ast: QueryNode, lowId: bigint | null, highId: bigint | null): CompiledQuery {
   const always: Sql = { sql: TRUE, params: [] };
-  return { ast, driver: 'posts', from: 'posts AS p', bareFrom: null, driverWhere: always, driverPredicate: always, idColumn: 'p.id', where: { sql: FALSE, params: [] }, lowId, highId, union: null };
+  return { ast, driver: 'posts', from: 'posts AS p', bareFrom: null, driverWhere: always, driverPredicate: always, idColumn: 'p.id', where: { sql: FALSE, params: [] }, lowId, highId, union: null, excludeIds: [] };
 }
 
 /** Posts in a time window past which the id range is not worth narrowing: it is most of the corpus. */
@@ -182,7 +238,7 @@ function timeWindow(db: Db, conjuncts: readonly QueryNode[]): { lowId: bigint; h
 const windowStatements = new WeakMap<Db, Statement<unknown[]>>();
 
 /** (B1 OR B2) AND R = (B1 AND R) OR (B2 AND R): arms for the first OR whose branches all have a driver. */
-function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }, authors: Sql[]): CompiledQuery[] | null {
+function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lowId: bigint | null; highId: bigint | null }, excluded: Excluded): CompiledQuery[] | null {
   const options: CompileOptions = {
     ...(bounds.lowId !== null ? { sinceId: bounds.lowId } : {}),
     ...(bounds.highId !== null ? { maxId: bounds.highId } : {}),
@@ -194,7 +250,7 @@ function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lo
     const arms = or.children.map((branch) => {
       const children = [...(branch.kind === 'and' ? branch.children : [branch]), ...rest];
       const armAst: QueryNode = children.length === 1 ? children[0]! : { kind: 'and', children, start: or.start, end: or.end };
-      return compileWith(db, armAst, options, false, authors);
+      return compileWith(db, armAst, options, false, excluded);
     }).filter((arm) => arm.where.sql !== FALSE); // a branch that matches nothing adds nothing
     if (arms.length > 0 && arms.every((a) => a.driver !== 'posts')) return arms;
   }

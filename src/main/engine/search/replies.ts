@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import { decodeKeyset, encodeKeyset } from './cursor';
 import { countMatches, MAX_PAGE_SIZE, pageSql, searchPage, type SearchPage } from './page';
 import { publicAuthorPredicates } from './protected';
-import { countOf, statement, type Row } from './statements';
+import { countOf, inSnapshot, statement, type Row } from './statements';
 
 // Reply collection (spec 1 and 4.6): a post's direct replies and their replies (levels 1 and 2
 // counted from that post), newest first, by keyset pages like a Latest search. For a conversation's
@@ -42,6 +42,10 @@ const searchOf = (request: RepliesRequest) => ({
 });
 
 export function repliesPage(db: Db, request: RepliesRequest): SearchPage {
+  return inSnapshot(db, () => repliesPageOf(db, request));
+}
+
+function repliesPageOf(db: Db, request: RepliesRequest): SearchPage {
   if (isRoot(db, request.tweetId)) return searchPage(db, searchOf(request));
   const { sql, params } = subtreePageSql(db, request);
   const rows = statement(db, sql).raw(true).all(...params) as Row[];
@@ -75,6 +79,10 @@ function subtreePageSql(db: Db, request: RepliesRequest): { sql: string; params:
 
 /** How many replies the job would collect, counting at most `cap` (a job's hold and progress total). */
 export function countReplies(db: Db, request: Omit<RepliesRequest, 'cursor' | 'limit'>, cap: number): number {
+  return inSnapshot(db, () => countRepliesOf(db, request, cap));
+}
+
+function countRepliesOf(db: Db, request: Omit<RepliesRequest, 'cursor' | 'limit'>, cap: number): number {
   const { tweetId, sinceId } = request;
   if (isRoot(db, tweetId)) {
     return countMatches(db, { query: conversationQuery(tweetId), replyDepth: LEVELS, ...(sinceId === undefined ? {} : { sinceId }) }, cap);
