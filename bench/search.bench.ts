@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Bench, sideBySide, throughput, withPeakRss } from './lib';
 import { seedCorpus, type Scale } from '../src/main/engine/corpus/seed';
 import { countMatches, searchPage, TOP_SCORE_SQL, type SearchType } from '../src/main/engine/search';
+import { sourceTuning } from '../src/main/engine/search/sources';
 import { openDb, type Db } from '../src/main/engine/store/db';
 import { migrate } from '../src/main/engine/store/migrate';
 
@@ -163,4 +164,80 @@ function pagingBench(type: SearchType): Bench {
   };
 }
 
-export default [firstPages, pagingBench('Latest'), pagingBench('Top')] satisfies Bench[];
+/**
+ * Queries made only of filters whose matches are rare (none to a few hundred of 1M posts), with
+ * thresholds read from the corpus so they stay rare at every scale. Before migration 067 each one
+ * read posts newest first until the page was full: about 1 s at 1M posts.
+ */
+function rareFilterQueries(db: Db): string[] {
+  const total = Number(db.prepare('SELECT count(*) FROM posts').pluck().get());
+  const nth = (column: string, n: number) =>
+    Number(db.prepare(`SELECT ${column} FROM posts ORDER BY ${column} DESC LIMIT 1 OFFSET ?`).pluck().get(Math.max(5, Math.round(n))) ?? 0);
+  const faves = Math.max(10, nth('favorite_count', total / 10_000));
+  const retweets = Math.max(10, nth('retweet_count', total / 5_000));
+  const url = (db.prepare('SELECT url FROM post_urls ORDER BY post_id DESC LIMIT 1 OFFSET ?').pluck().get(Math.floor(total / 20)) as string | undefined) ?? 'example';
+  return [
+    'lang:fr',
+    `min_faves:${faves}`,
+    `min_retweets:${retweets}`,
+    'min_replies:10',
+    `url:${url.replace(/^https?:\/\//, '')}`,
+    'filter:media',
+    'filter:quote lang:de min_retweets:100',
+    'filter:self_threads lang:es min_faves:100',
+    'filter:links lang:es min_faves:1000',
+  ];
+}
+
+const rareFilters: Bench = {
+  name: 'search: rare matches of filters only (lang:, counters, url:, filter:; 9 shapes, first page of 20)',
+  unit: 'ms/query',
+  higherIsBetter: false,
+  target: '< 100 ms per query at 1M posts (issue 17), Latest and Top',
+  baselineName: 'the same pages reading posts newest first (no filter index: before migration 067)',
+  async run(ctx) {
+    const { db, scale } = corpus(ctx);
+    const file = db.name;
+    const queries = rareFilterQueries(db);
+    db.close();
+    // A fresh connection per run: each query's first page pays its compile (the filters' counts)
+    // and starts from a cold SQLite page cache, as a user's first search does.
+    const timed = (off: boolean) => {
+      const conn = openDb(file);
+      const saved = { ...sourceTuning };
+      if (off) Object.assign(sourceTuning, { orderedMax: -1, listMax: -1, narrowMax: -1 });
+      try {
+        return queries.map((query) =>
+          (['Latest', 'Top'] as const).map((type) => {
+            const started = performance.now();
+            searchPage(conn, { query, type, limit: 20 });
+            return performance.now() - started;
+          }),
+        );
+      } finally {
+        Object.assign(sourceTuning, saved);
+        conn.close();
+      }
+    };
+    const perQuery = (ms: number[][]) => ms.flat().reduce((a, b) => a + b, 0) / (queries.length * 2);
+    const runs = ctx.quick ? 3 : 1;
+    let last: number[][] = [];
+    let slowest = 0;
+    const r = await sideBySide(
+      runs,
+      () => {
+        last = timed(false);
+        slowest = Math.max(slowest, ...last.flat());
+        return perQuery(last);
+      },
+      () => perQuery(timed(true)),
+    );
+    const extra: Record<string, number | string> = { scale, 'slowest ms': slowest };
+    queries.forEach((query, i) => {
+      extra[`${query} Latest/Top ms`] = `${last[i]![0]!.toFixed(1)}/${last[i]![1]!.toFixed(1)}`;
+    });
+    return { ...r, extra };
+  },
+};
+
+export default [firstPages, pagingBench('Latest'), pagingBench('Top'), rareFilters] satisfies Bench[];

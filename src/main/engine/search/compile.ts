@@ -4,6 +4,7 @@ import type { OperatorNode, QueryNode } from './ast';
 import { ftsConjunction, ftsExpression, isTextTerm } from './fts';
 import { parseQuery } from './parser';
 import { PUBLIC_AUTHOR, protectedExclusion, protectedTuning } from './protected';
+import { chooseSource, containsPattern, sourceTuning, type SourceKind } from './sources';
 
 // The tree as SQL over `posts AS p`. The top-level AND picks one *driver*: the index that yields
 // candidate ids already in id order (FTS5 rowids, an entity table's (value, post_id) key, the
@@ -20,7 +21,7 @@ export interface CompileOptions {
   replyDepth?: { min: number; max: number };
 }
 
-export type DriverKind = 'fts' | 'hashtag' | 'cashtag' | 'mention' | 'from' | 'conversation' | 'quoted' | 'posts';
+export type DriverKind = 'fts' | 'hashtag' | 'cashtag' | 'mention' | 'from' | 'conversation' | 'quoted' | 'posts' | SourceKind;
 
 export interface Sql {
   sql: string;
@@ -55,6 +56,8 @@ export interface CompiledQuery {
    * The fields above then describe the fallback scan and are not used for paging.
    */
   union: CompiledQuery[] | null;
+  /** The ids a listed source drives with (search/sources.ts): counted as they are read, with no list built. */
+  driverList: Sql | null;
   /**
    * Protected accounts' posts, when they are few (protected.ts): left out by id on whichever id
    * column the plan reads (statements.ts baseWhere), so a driver needs no posts row for it.
@@ -71,8 +74,9 @@ const MAX_USERS_PER_NAME = 100;
 export function compileQuery(db: Db, query: string | QueryNode, options: CompileOptions = {}): CompiledQuery {
   if (typeof query !== 'string') return compileFresh(db, query, options);
   const cache = compiledCache(db);
-  // protectedTuning is part of the key: tests change it to force each exclusion on an unchanged corpus.
-  const key = `${options.sinceId ?? ''}|${options.maxId ?? ''}|${options.replyDepth ? `${options.replyDepth.min}-${options.replyDepth.max}` : ''}|${protectedTuning.maxIds}|${query}`;
+  // The tunings are part of the key: tests change them to force each plan on an unchanged corpus.
+  const tuning = `${protectedTuning.maxIds},${sourceTuning.orderedMax},${sourceTuning.listMax}`;
+  const key = `${options.sinceId ?? ''}|${options.maxId ?? ''}|${options.replyDepth ? `${options.replyDepth.min}-${options.replyDepth.max}` : ''}|${tuning}|${query}`;
   let q = cache.get(key);
   if (!q) {
     q = compileFresh(db, parseQuery(query), options);
@@ -150,9 +154,15 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
     predicates.push({ sql: 'p.reply_depth BETWEEN ? AND ?', params: [options.replyDepth.min, options.replyDepth.max] });
   }
 
-  const pick = chooseDriver(others, users);
+  // Full text drives before any filter: checking a word per post costs more than reading a post.
+  const named = chooseDriver(others, users);
+  const source = named === null && fts === null ? chooseSource(db, others) : null;
+  const pick: DriverPick | null = named ?? source;
+  if (source) predicates.unshift(...source.narrow);
   let driver: DriverKind = 'posts';
-  let from = 'posts AS p';
+  // No driver: posts newest first, by rowid. NOT INDEXED keeps SQLite from trading that order for
+  // an index on a filter (migration 067's posts_lang for lang:en, 88% of posts, is slower to read).
+  let from = 'posts AS p NOT INDEXED';
   let bareFrom: string | null = null;
   let idColumn = 'p.id';
   let driverWhere: Sql = { sql: '1', params: [] };
@@ -184,7 +194,7 @@ function compileWith(db: Db, ast: QueryNode, options: CompileOptions, allowUnion
   const where = joinSql(predicates, 'AND', '1');
   if (where.sql === FALSE) return matchesNothing(ast, lowId, highId);
   const union = driver === 'posts' && allowUnion ? unionArms(db, others, { ...options, lowId, highId }, excluded) : null;
-  return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union, excludeIds: excluded.ids };
+  return { ast, driver, from, bareFrom, driverWhere, driverPredicate, idColumn, where, lowId, highId, union, driverList: pick?.plan.driverList ?? null, excludeIds: excluded.ids };
 }
 
 const FALSE = '0';
@@ -197,7 +207,7 @@ const TRUE = '1';
  */
 function matchesNothing(ast: QueryNode, lowId: bigint | null, highId: bigint | null): CompiledQuery {
   const always: Sql = { sql: TRUE, params: [] };
-  return { ast, driver: 'posts', from: 'posts AS p', bareFrom: null, driverWhere: always, driverPredicate: always, idColumn: 'p.id', where: { sql: FALSE, params: [] }, lowId, highId, union: null, excludeIds: [] };
+  return { ast, driver: 'posts', from: 'posts AS p', bareFrom: null, driverWhere: always, driverPredicate: always, idColumn: 'p.id', where: { sql: FALSE, params: [] }, lowId, highId, union: null, driverList: null, excludeIds: [] };
 }
 
 /** Posts in a time window past which the id range is not worth narrowing: it is most of the corpus. */
@@ -257,9 +267,20 @@ function unionArms(db: Db, conjuncts: QueryNode[], bounds: CompileOptions & { lo
   return null;
 }
 
+/** How a driver reads its posts; see CompiledQuery. */
+export interface DriverPlan {
+  driver: DriverKind;
+  from: string;
+  bareFrom: string | null;
+  idColumn: string;
+  driverWhere: Sql;
+  /** A listed source's ids (search/sources.ts), for counting them without building the list. */
+  driverList?: Sql;
+}
+
 interface DriverPick {
   node: QueryNode;
-  plan: { driver: DriverKind; from: string; bareFrom: string | null; idColumn: string; driverWhere: Sql };
+  plan: DriverPlan;
 }
 
 // Most selective first, by what the operator means: one conversation or quoted post, one author,
@@ -385,7 +406,7 @@ function operatorPredicate(node: OperatorNode, users: UserResolver): Sql {
     case 'url':
       return {
         sql: "EXISTS (SELECT 1 FROM post_urls AS e WHERE e.post_id = p.id AND e.url LIKE ? ESCAPE '\\')",
-        params: [`%${nameOf(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+        params: [containsPattern(nameOf(v))],
       };
     case 'conversation_id':
       return { sql: 'p.conversation_id = ?', params: [idOf(v)] };

@@ -66,12 +66,15 @@ export function topRows(db: Db, q: CompiledQuery, keyset: (Keyset & { type: 'Top
 
 /** The plan for SQL text (UNION arms, EXPLAIN): sort the driver's matches, or walk the score index. */
 export function topPlan(db: Db, q: CompiledQuery): CompiledQuery {
-  if (q.driver === 'posts' || driverMatches(db, q) <= topTuning.sortMax) return q;
+  if (q.driver !== 'posts' && driverMatches(db, q) <= topTuning.sortMax) return q;
   return { ...q, driver: 'posts', from: 'posts AS p INDEXED BY posts_top_score', bareFrom: null, idColumn: 'p.id', driverWhere: q.driverPredicate };
 }
 
 /** The driver's matches, counted up to sortMax + 1 (so the estimate costs at most that many steps). */
 function driverMatches(db: Db, q: CompiledQuery): number {
+  // A listed source counts its ids as it reads them: through `p.id IN (...)` SQLite would build
+  // the whole list first (40,000 entries of filter:self_threads at 1M posts: 16 ms).
+  if (q.driverList) return countOf(db, `SELECT count(*) FROM (${q.driverList.sql} LIMIT ?)`, [...q.driverList.params, topTuning.sortMax + 1]);
   const sql = `SELECT count(*) FROM (SELECT 1 FROM ${q.bareFrom ?? q.from} WHERE ${q.driverWhere.sql} LIMIT ?)`;
   return countOf(db, sql, [...q.driverWhere.params, topTuning.sortMax + 1]);
 }

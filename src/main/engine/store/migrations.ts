@@ -28,6 +28,7 @@ import m063 from './migrations/063_webhook_secret_keychain';
 import m064 from './migrations/064_timeline_jobs';
 import m065 from './migrations/065_job_deleted';
 import m066 from './migrations/066_job_posts';
+import m067 from './migrations/067_search_filters';
 
 export interface Migration {
   id: number;
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   { id: 64, name: '064_timeline_jobs', sql: m064, foreignKeysOff: true },
   { id: 65, name: '065_job_deleted', sql: m065 },
   { id: 66, name: '066_job_posts', sql: m066 },
+  { id: 67, name: '067_search_filters', sql: m067 },
 ];
