@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from '../helpers/cli';
@@ -22,6 +24,8 @@ describe('skein seed', () => {
     expect(tour.seed).toBe(5);
     expect(r.err).toMatch(/seed: 2000 \/ 2000 posts \(100%\)/);
     expect(r.err).toMatch(/the corpus now holds 40 users, 2000 posts/);
+    // Rate and size at each tenth of the corpus (one batch here: the end), for xl's build log.
+    expect(r.err).toMatch(/seed: 2,000 posts after \d+ s: [\d,]+ posts\/s since the last line; database [\d,]+ MB, \d+ bytes per post/);
 
     const res = await server.request(`/social/tweets/${tour.ids_above_2_53.post_id_str}`, { key });
     expect(res.status).toBe(200);
@@ -38,13 +42,48 @@ describe('skein seed', () => {
   }, 60_000);
 
   it.each([
-    [['--scale', 'huge'], /--scale must be demo, small or large, not 'huge'/],
+    [['--scale', 'huge'], /--scale must be small, demo, large or xl, not 'huge'/],
+    [['--scale', 'XL'], /--scale must be small, demo, large or xl, not 'XL'/],
+    [['--scale', 'toString'], /--scale must be small, demo, large or xl, not 'toString'/],
     [['--seed', '-1'], /--seed/],
     [['--sede', '1'], /Unknown option '--sede'/],
   ])('refuses bad options with exit code 2 (%j)', async (args, message) => {
     const r = await run('seed', ...args, '--data-dir', tempDir());
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message);
+  });
+});
+
+describe('skein seed --scale xl', () => {
+  it('lists xl (10,000,000 posts) in its help', async () => {
+    const r = await run('seed', '--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/xl \(20,000 users, 10,000,000 posts over 730 days\)/);
+  });
+
+  // Needs root (or CAP_SYS_ADMIN) for mount; elsewhere skipped, saying so.
+  const mountable = (() => {
+    if (process.platform !== 'linux') return false;
+    const probe = tempDir();
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe]).status !== 0) return false;
+    spawnSync('umount', [probe]);
+    return true;
+  })();
+  if (!mountable) console.warn('cli-seed: the small-disk case is skipped: mount is not permitted here');
+  it.skipIf(!mountable)('refuses a data dir whose disk cannot hold the corpus, before writing anything', async () => {
+    const mount = tempDir();
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]).status).toBe(0);
+    try {
+      const dataDir = join(mount, 'data');
+      const r = await run('seed', '--scale', 'xl', '--data-dir', dataDir);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`--scale xl needs about [\\d,]+ MB of free disk, and ${mount} has [\\d.]+ MB`));
+      expect(existsSync(join(dataDir, 'skein.db'))).toBe(false);
+      // The same check holds for every scale: large needs ~1 GB.
+      expect((await run('seed', '--scale', 'large', '--data-dir', dataDir)).code).toBe(2);
+    } finally {
+      spawnSync('umount', [mount]);
+    }
   });
 });
 

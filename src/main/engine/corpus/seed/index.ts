@@ -6,7 +6,7 @@ import { seedCorpus } from './write';
 
 export { seedCorpus, type SeedOptions } from './write';
 export { generateCorpus, type SeedSink } from './generate';
-export { SCALES, isScale, type Scale, CORPUS_END_MS } from './scales';
+export { SCALES, SCALE_NAMES, isScale, seedBytesNeeded, type Scale, CORPUS_END_MS } from './scales';
 export type { Tour } from './tour';
 
 /** The seed of the corpus a first start shows; the same on every machine. */

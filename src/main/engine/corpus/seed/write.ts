@@ -12,7 +12,16 @@ import type { Tour } from './tour';
 // BATCH records: each commit is short (the API and the CLI keep reading in WAL mode) and a crash
 // loses at most one batch, which the next seed run (or seedDemoIfEmpty) never half-reuses because
 // the tour, written last, is what marks a corpus as complete.
-const BATCH = 2_000;
+//
+// 10,000 records per batch (was 2,000) and a WAL checkpoint per 64 MiB of WAL (SQLite's default is
+// 4 MiB, which a 2,000-post batch passed at every commit, so every commit also copied its pages
+// into the database and fsynced it): a batch dirties the same hot index pages (the newest leaf of
+// every index, each account's leaf in the timeline index) whatever its size, so fewer, larger
+// batches and checkpoints write each of those pages fewer times. See docs/decisions.md "Seed:
+// 10,000,000 posts" for the numbers. A batch holds the write lock ~1-2 s, well inside the 5 s
+// busy timeout of a CLI or app writing next to it.
+const BATCH = 10_000;
+const SEED_WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 export interface SeedOptions {
   scale: Scale;
@@ -46,10 +55,14 @@ export function seedCorpus(db: Db, options: SeedOptions): Tour {
     if (typeof quoted === 'string') quotes.set(quoted, (quotes.get(quoted) ?? 0) + 1);
   };
   const bulk = new BulkWriter(db, BATCH, () => options.onProgress?.(posts, total), raiseCounters);
-  // A larger page cache while writing many rows (64 MiB instead of SQLite's 2 MiB default), so
-  // the indexes' hot pages stay in memory; restored afterwards for the shared connection.
+  // A larger page cache while writing many rows, so the indexes' hot pages stay in memory, and
+  // fewer checkpoints; both restored afterwards for the shared connection.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma('cache_size = -65536');
+  const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.pragma(`cache_size = -${seedCacheKib(options.scale)}`);
+  // 0 means "never" (a connection whose checkpoints run elsewhere, store/wal-checkpointer.ts): kept.
+  if (autocheckpoint > 0) db.pragma(`wal_autocheckpoint = ${Math.max(autocheckpoint, Math.floor(SEED_WAL_CHECKPOINT_BYTES / pageSize))}`);
   bulk.begin();
   try {
     const tour = generateCorpus(options, {
@@ -83,7 +96,16 @@ export function seedCorpus(db: Db, options: SeedOptions): Tour {
     throw err;
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);
+    db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   }
+}
+
+/**
+ * The page cache while seeding (KiB): 64 MiB up to the large corpus, whose hot index pages fit in
+ * it; 512 MiB for xl, whose 20,000 accounts keep 20,000 leaves of each per-account index hot.
+ */
+function seedCacheKib(scale: Scale): number {
+  return scale === 'xl' ? 512 * 1024 : 64 * 1024;
 }
 
 /**

