@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// Three builds: the main process (which also yields the `skein` CLI and the job worker, since
+// Three builds: the main process (which also yields the `skein` CLI, the job worker and the WAL checkpointer, since
 // headless mode runs the very same engine under plain Node), the sandboxed preload, and the renderer.
 export default defineConfig({
   main: {
@@ -13,6 +13,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'job-worker': resolve(__dirname, 'src/main/engine/jobs/worker-entry.ts'),
+          'wal-checkpointer': resolve(__dirname, 'src/main/engine/store/wal-checkpointer-entry.ts'),
         },
       },
     },

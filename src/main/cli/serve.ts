@@ -15,6 +15,7 @@ import { upstreamKeyStoreOf } from '../engine/handlers/upstream';
 import { moveSecretsToKeychain, movedSecretsLine } from '../engine/webhooks';
 import { appLoginToken } from '../engine/store/app-login-token';
 import { loginUrl } from '../http/app-session';
+import { startWalCheckpointer, type WalCheckpointer } from '../engine/store/wal-checkpointer';
 
 export const DEFAULT_PORT = 7878;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -55,6 +56,7 @@ export const serveCommand: Command = {
     let engine: Engine | undefined;
     let app: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
     let jobs: JobRunner;
+    let wal: WalCheckpointer | undefined;
     try {
       // Made private before the engine opens it, saying so when it was not (issue 13).
       const tightened = makeDataDirPrivate(dataDir);
@@ -78,16 +80,21 @@ export const serveCommand: Command = {
         extraHosts: loopback ? new Set() : new Set([host.toLowerCase()]),
       });
       await app.listen({ port, host });
+      // WAL checkpoints on a thread of their own, never on a request's commit; before the job
+      // runner, whose workers take the same setting (store/wal-checkpointer.ts).
+      wal = startWalCheckpointer(engine);
       // Jobs (spec 4.6-4.8) run in worker threads; jobs a crash left behind resume here.
       jobs = startJobRunner(engine);
     } catch (err) {
       await app?.close().catch(() => undefined);
+      await wal?.stop();
       engine?.close();
       if (isDiskFull(err)) throw new Error(`cannot start. ${diskFullReport(dataDir, err)}`);
       throw err;
     }
     const running = engine;
     const server = app;
+    const checkpointer = wal;
     const address = server.server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -104,6 +111,7 @@ export const serveCommand: Command = {
         jobs
           .stop()
           .then(() => server.close())
+          .then(() => checkpointer.stop())
           .catch((err: unknown) => console.error('Error while stopping:', err))
           .finally(() => {
             running.close();

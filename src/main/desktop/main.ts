@@ -10,6 +10,7 @@ import { EventHub } from '../engine/handlers/event-hub';
 import { startImport } from '../engine/handlers/imports';
 import { exportsDir } from '../engine/jobs/files';
 import { setListenerBaseUrl, startJobRunner, type JobRunner } from '../engine/jobs';
+import { startWalCheckpointer } from '../engine/store/wal-checkpointer';
 import { defaultDataDir } from '../engine/paths';
 import { buildHttpApp } from '../http/app';
 import { listenerUrl } from '../http/app-page';
@@ -74,6 +75,9 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     }
     const apiUrl = () => listenerUrl(http);
     setListenerBaseUrl(engine.db, apiUrl()!);
+    // WAL checkpoints on a thread of their own, never on a request's commit; before the job
+    // runner, whose workers take the same setting (store/wal-checkpointer.ts).
+    const wal = startWalCheckpointer(engine, nativeBinding ? { nativeBinding } : {});
     const jobs: JobRunner = startJobRunner(engine, nativeBinding ? { nativeBinding } : {});
 
 
@@ -106,6 +110,7 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
       void jobs
         .stop()
         .then(() => http.close())
+        .then(() => wal.stop())
         .finally(() => {
           engine.close();
           app.exit(0);

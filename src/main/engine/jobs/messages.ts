@@ -9,6 +9,8 @@ export interface WorkerData {
   nativeBinding?: string;
   batchRows?: number;
   xlsx?: XlsxOptions;
+  /** The engine connection's wal_autocheckpoint: 0 while a WAL checkpointer runs (store/wal-checkpointer.ts). */
+  walAutocheckpoint?: number;
 }
 
 /** `upstreamKey`: for a job that walks the upstream, the key the main thread read from the keychain (kept in memory only). */

@@ -103,6 +103,9 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.batchRows ? { batchRows: options.batchRows } : {}),
       ...(options.xlsx ? { xlsx: options.xlsx } : {}),
+      // The engine connection's checkpoint setting: 0 under a WAL checkpointer, so job commits
+      // leave checkpoints to it too (store/wal-checkpointer.ts).
+      walAutocheckpoint: db.pragma('wal_autocheckpoint', { simple: true }) as number,
     };
     // From sources (tests), the TypeScript entry is loaded through tsx's require hook; Node 20's
     // workers do not take --import loaders from execArgv.

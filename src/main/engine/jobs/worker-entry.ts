@@ -13,6 +13,8 @@ if (!isMainThread && parentPort) {
   const port = parentPort;
   const data = workerData as WorkerData;
   const db = openDb(`${data.dataDir}/skein.db`, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
+  // Under a WAL checkpointer (0), this connection's commits never checkpoint the WAL themselves.
+  if (data.walAutocheckpoint !== undefined) db.pragma(`wal_autocheckpoint = ${data.walAutocheckpoint}`);
   let stopping = false;
   const send = (m: FromWorker) => port.postMessage(m);
   port.on('message', (m: ToWorker) => {
