@@ -101,6 +101,9 @@ export function startWalCheckpointer(engine: { db: Db; dbFile: string }, options
       if (stopped) return exited;
       stopped = true;
       restore();
+      // Held until it has closed its connection: unref'd, a process with nothing else to do
+      // would end before the thread does.
+      worker.ref();
       post({ type: 'stop' });
       await exited;
     },
