@@ -8,6 +8,8 @@ import { finishCounters } from '../src/main/engine/corpus/seed/write';
 import { formatV1, parseJsonExact, parseTimestampUs } from '../src/main/engine/corpus/write';
 import { importPaths } from '../src/main/engine/corpus/importers';
 import { openDb, type Db } from '../src/main/engine/store/db';
+import type { Milestone } from '../src/main/cli/seed-milestones';
+import { seededXl, seedMeasured } from './xl-corpus';
 import { migrate } from '../src/main/engine/store/migrate';
 
 // Corpus benchmarks (issue 3): seeding and importing through Skein's write path, each next to a
@@ -143,7 +145,7 @@ const seedBench: Bench = {
 // --- import of Twitter v1.1 JSON Lines -------------------------------------------------------
 
 /** Writes `lines` v1.1 statuses (ids as bare 19-digit numbers, as v1.1 files have them) to `file`. */
-function writeV1File(file: string, lines: number, copies = 1): Promise<number> {
+export function writeV1File(file: string, lines: number, copies = 1): Promise<number> {
   const out = createWriteStream(file);
   const statuses: string[] = [];
   class Stop extends Error {}
@@ -284,4 +286,42 @@ function importInChild(file: string, dbFile: string): Promise<{ peakRssMb: numbe
   });
 }
 
-export default [seedBench, importBench, memoryBench] satisfies Bench[];
+// --- the corpus at 10,000,000 posts (issue 17) ------------------------------------------------
+
+// run.ts passes its own arguments: the name says which size this run measures.
+const quickRun = process.argv.includes('--quick');
+
+/**
+ * `skein seed --scale xl` (quick: demo, 20,000 posts) measured at each tenth: the rate over the
+ * last tenth against the rate over the first (flat is the goal), and the database's size per post.
+ * Rates are per second of the seeding process's CPU time, which other work on a shared machine
+ * changes far less than wall time; wall rates are in `extra`. A full run seeds xl once for every
+ * bench that reads it (bench/xl-corpus.ts), even when SKEIN_BENCH_XL_DIR gives the others one.
+ */
+const scaleBench: Bench = {
+  name: `corpus: seed rate and size per post up to ${quickRun ? '20,000' : '10M'} posts`,
+  unit: 'posts per CPU second',
+  higherIsBetter: true,
+  target: 'flat: the last tenth within 20% of the first; bytes per post flat',
+  baselineName: 'the first tenth',
+  async run(ctx) {
+    const corpus = ctx.quick ? seedMeasured(ctx.dir, 'demo', ctx.log) : (seededXl() ?? seedMeasured(ctx.dir, 'xl', ctx.log));
+    const m = corpus.milestones!;
+    const first = m[0]!;
+    const last = m[m.length - 1]!;
+    const step = (x: Milestone) => (x.posts >= 1_000_000 ? `${Math.round(x.posts / 1e6)}M` : `${Math.round(x.posts / 1e3)}k`);
+    return {
+      subject: { median: last.postsPerCpuS, values: m.map((x) => Math.round(x.postsPerCpuS)) },
+      baseline: { median: first.postsPerCpuS, values: [first.postsPerCpuS] },
+      extra: {
+        posts: last.posts,
+        seconds: Math.round(corpus.seconds!),
+        posts_per_s_wall: m.map((x) => `${step(x)}:${Math.round(x.postsPerS)}`).join(','),
+        bytes_per_post: m.map((x) => `${step(x)}:${Math.round(x.bytes / x.posts)}`).join(','),
+        db_mb: Math.round(last.bytes / 1e6),
+      },
+    };
+  },
+};
+
+export default [seedBench, importBench, memoryBench, scaleBench] satisfies Bench[];

@@ -20,6 +20,8 @@ import { COLUMNS, flattenTweet, type Cell } from '../src/main/engine/jobs/writer
 import { PARQUET_TYPES, parquetRowJson } from '../src/main/engine/jobs/writers/parquet';
 import { loadDuckDb, sqlPath } from '../src/main/engine/jobs/writers/duckdb-lazy';
 import { buildHttpApp } from '../src/main/http/app';
+import { startWalCheckpointer } from '../src/main/engine/store/wal-checkpointer';
+import { walCheckpointerWanted, walFileBytes } from './wal';
 
 // Exports (issues 6, 16 and 17). Rows/s of a whole Skein reply job (search pages, staging, fsync
 // per batch, checkpoint and charge per batch, final file) against the same writer library writing
@@ -378,6 +380,8 @@ const apiLatency: Bench = {
     const readerId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'reader'`).get() as { id: number }).id;
     grant(engine.db, { transferId: 'bench:reader', userId: readerId, amount: 100_000_000, nowMs: 0 });
     engine.db.prepare('UPDATE api_users SET per_minute_limit = 100000 WHERE id = ?').run(readerId);
+    // As `skein serve` runs: checkpoints on their own thread (SKEIN_BENCH_WAL=auto: as before issue 17).
+    const wal = walCheckpointerWanted() ? startWalCheckpointer(engine) : null;
     const runner = startJobRunner(engine, { mode: 'thread' });
     const sample = async (n: number): Promise<number[]> => {
       const out: number[] = [];
@@ -397,8 +401,10 @@ const apiLatency: Bench = {
       const busy: number[] = [];
       const started = performance.now();
       // Sample while the job is still running.
+      const walBytes: number[] = [];
       while ((engine.db.prepare(`SELECT status FROM jobs ORDER BY id DESC LIMIT 1`).get() as { status: string }).status !== 'success') {
         busy.push(...(await sample(50)));
+        walBytes.push(walFileBytes(engine.dbFile));
         if (busy.length >= n * 4) break;
       }
       ctx.log(`export of ${rows} rows ran ${((performance.now() - started) / 1000).toFixed(1)} s while sampling; ${busy.length} requests`);
@@ -407,11 +413,15 @@ const apiLatency: Bench = {
       return {
         subject: { median: p99(busy), values: busy.slice(0, 10) },
         baseline: { median: p99(idle), values: idle.slice(0, 10) },
-        extra: { busy_requests: busy.length, busy_p50_ms: percentile(busy, 50), idle_p50_ms: percentile(idle, 50), rows },
+        extra: {
+          busy_requests: busy.length, busy_p50_ms: percentile(busy, 50), idle_p50_ms: percentile(idle, 50), rows,
+          wal: wal ? 'checkpointer' : 'autocheckpoint', wal_file_max_mb: Math.round(Math.max(0, ...walBytes) / 1e6),
+        },
       };
     } finally {
       await runner.stop();
       await app.close();
+      await wal?.stop();
       engine.close();
     }
   },

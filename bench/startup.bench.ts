@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../src/main/engine/engine';
 import { fullCheck } from '../src/main/engine/ledger';
 import { type Bench, sideBySide } from './lib';
 import { writeLedgerFixture } from './ledger-fixture';
+import { benchCorpus } from './xl-corpus';
 
 // Start-up (issue 17): wall time from spawning the built `skein serve` to its ready line, on a
 // data dir whose ledger holds 1M (quick) or 10M (full) request charges, against the same launch
@@ -74,4 +75,34 @@ function startupBench(): Bench {
   };
 }
 
-export default [startupBench()];
+/**
+ * The ready line on a data dir holding the xl corpus (10,000,000 posts; issue 17: under 1 s), or
+ * the small one in quick runs, against the same launch on an empty data dir. The corpus:
+ * SKEIN_BENCH_XL_DIR or seeded once per bench process (bench/xl-corpus.ts).
+ */
+function corpusStartupBench(): Bench {
+  return {
+    name: `start-up: ready line with ${quickRun ? '2,000' : '10M'} posts`,
+    unit: 'ms',
+    higherIsBetter: false,
+    baselineName: 'same launch, empty data dir',
+    target: 'ready < 1 s with 10M posts (full mode)',
+    async run(ctx) {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run 'npx electron-vite build' first.`);
+      const runs = ctx.quick ? 3 : 5;
+      const { dataDir: corpusDir, scale } = benchCorpus(ctx);
+      const emptyDir = join(ctx.dir, 'empty');
+      mkdirSync(emptyDir);
+      createEngine({ dataDir: emptyDir }).close();
+      const dbBytes = statSync(join(corpusDir, 'skein.db')).size;
+      await launchMs(corpusDir); // warm-up: page cache and module cache for both sides
+      await launchMs(emptyDir);
+      const dir = corpusDir;
+      const result = await sideBySide(runs, () => launchMs(dir), () => launchMs(emptyDir));
+      ctx.log(`${scale} corpus (${Math.round(dbBytes / 1e6).toLocaleString('en-US')} MB): ready in ${result.subject.median.toFixed(0)} ms (empty dir ${result.baseline.median.toFixed(0)} ms)`);
+      return { ...result, extra: { scale, db_mb: Math.round(dbBytes / 1e6) } };
+    },
+  };
+}
+
+export default [startupBench(), corpusStartupBench()];

@@ -25,7 +25,7 @@ describe('skein seed', () => {
     expect(r.err).toMatch(/seed: 2000 \/ 2000 posts \(100%\)/);
     expect(r.err).toMatch(/the corpus now holds 40 users, 2000 posts/);
     // Rate and size at each tenth of the corpus (one batch here: the end), for xl's build log.
-    expect(r.err).toMatch(/seed: 2,000 posts after \d+ s: [\d,]+ posts\/s since the last line; database [\d,]+ MB, \d+ bytes per post/);
+    expect(r.err).toMatch(/seed: 2,000 posts after \d+ s: [\d,]+ posts\/s since the last line \([\d,]+ per CPU second\); database [\d,]+ MB, \d+ bytes per post/);
 
     const res = await server.request(`/social/tweets/${tour.ids_above_2_53.post_id_str}`, { key });
     expect(res.status).toBe(200);

@@ -16,6 +16,8 @@ export interface Milestone {
   elapsedMs: number;
   /** Posts per second since the previous milestone. */
   postsPerS: number;
+  /** Posts per second of this process's CPU time since the previous milestone: what a busy machine does not change much. */
+  postsPerCpuS: number;
   bytes: number;
 }
 
@@ -23,26 +25,32 @@ export class SeedMilestones {
   readonly reachedList: Milestone[] = [];
   private next = 0;
   private step = 0;
-  private last: { posts: number; atMs: number };
+  private last: { posts: number; atMs: number; cpuMs: number };
 
-  constructor(private readonly db: Db, private readonly startedMs: number, private readonly print: (line: string) => void) {
-    this.last = { posts: 0, atMs: startedMs };
+  constructor(private readonly db: Db, private readonly startedMs: number, private readonly print: (line: string) => void, startCpuMs = 0) {
+    this.last = { posts: 0, atMs: startedMs, cpuMs: startCpuMs };
   }
 
-  /** Called after each committed batch with the posts written so far. */
-  reached(posts: number, nowMs: number, total?: number): void {
+  /** Called after each committed batch with the posts written so far and this process's CPU time (ms). */
+  reached(posts: number, nowMs: number, total: number, cpuMs: number): void {
     if (this.step === 0) {
-      if (total === undefined) return;
       this.step = Math.max(1, Math.round(total / 10));
       this.next = this.step;
     }
     if (posts < this.next) return;
     const bytes = usedBytes(this.db);
-    const m: Milestone = { posts, elapsedMs: nowMs - this.startedMs, postsPerS: (posts - this.last.posts) / Math.max(0.001, (nowMs - this.last.atMs) / 1000), bytes };
+    const done = posts - this.last.posts;
+    const m: Milestone = {
+      posts,
+      elapsedMs: nowMs - this.startedMs,
+      postsPerS: done / Math.max(0.001, (nowMs - this.last.atMs) / 1000),
+      postsPerCpuS: done / Math.max(0.001, (cpuMs - this.last.cpuMs) / 1000),
+      bytes,
+    };
     this.reachedList.push(m);
-    this.last = { posts, atMs: nowMs };
+    this.last = { posts, atMs: nowMs, cpuMs };
     while (this.next <= posts) this.next += this.step;
-    this.print(`seed: ${posts.toLocaleString('en-US')} posts after ${(m.elapsedMs / 1000).toFixed(0)} s: ${Math.round(m.postsPerS).toLocaleString('en-US')} posts/s since the last line; database ${mb(bytes)}, ${Math.round(bytes / posts)} bytes per post`);
+    this.print(`seed: ${posts.toLocaleString('en-US')} posts after ${(m.elapsedMs / 1000).toFixed(0)} s: ${Math.round(m.postsPerS).toLocaleString('en-US')} posts/s since the last line (${Math.round(m.postsPerCpuS).toLocaleString('en-US')} per CPU second); database ${mb(bytes)}, ${Math.round(bytes / posts)} bytes per post`);
   }
 
   /** "database 8,190 MB, 819 bytes per post" for the final line. */

@@ -8,6 +8,11 @@ import { SeedMilestones } from './seed-milestones';
 // `skein seed`: writes a deterministic demo corpus (issue 3) and prints its tour as JSON on stdout;
 // progress goes to stderr, so `skein seed > tour.json` keeps a clean file.
 
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 const scaleList = `${SCALE_NAMES.slice(0, -1).join(', ')} or ${SCALE_NAMES[SCALE_NAMES.length - 1]}`;
 
 export const seedCommand: Command = {
@@ -36,13 +41,13 @@ export const seedCommand: Command = {
       if (before > 0) process.stderr.write(`The corpus already holds ${before} posts; seeded records are added next to them (records already there stay unchanged).\n`);
       const started = Date.now();
       let lastShown = 0;
-      const milestones = new SeedMilestones(engine.db, started, (line) => process.stderr.write(`${line}\n`));
+      const milestones = new SeedMilestones(engine.db, started, (line) => process.stderr.write(`${line}\n`), cpuMs());
       const tour = seedCorpus(engine.db, {
         scale,
         seed,
         onProgress(posts, total) {
           const now = Date.now();
-          milestones.reached(posts, now, total);
+          milestones.reached(posts, now, total, cpuMs());
           if (now - lastShown < 500 && posts < total) return;
           lastShown = now;
           process.stderr.write(`seed: ${posts} / ${total} posts (${Math.floor((100 * posts) / total)}%)\n`);
