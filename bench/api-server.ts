@@ -8,6 +8,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createEngine } from '../src/main/engine/engine';
 import { buildHttpApp } from '../src/main/http/app';
+import { startWalCheckpointer } from '../src/main/engine/store/wal-checkpointer';
+import { walCheckpointerWanted } from './wal';
 
 async function main(): Promise<void> {
   const [mode, arg] = process.argv.slice(2);
@@ -42,6 +44,8 @@ async function main(): Promise<void> {
     return;
   }
   const engine = createEngine({ dataDir: arg! });
+  // As `skein serve` runs: WAL checkpoints on their own thread (SKEIN_BENCH_WAL=auto: as before issue 17).
+  if (walCheckpointerWanted()) startWalCheckpointer(engine);
   // `skein-unmetered`: the same app without the limiter and the ledger, to show their share.
   const app = await buildHttpApp(engine, { metering: mode !== 'skein-unmetered' });
   app.server.on('request', () => requests++);
