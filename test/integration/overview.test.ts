@@ -115,6 +115,18 @@ describe('overview.get', () => {
     }
   });
 
+  it('counts exactly over every plan of the search: filter indexes, narrowed lists, UNION arms, url lists', async () => {
+    const { engine, h } = setup();
+    // lang:es drives from posts_lang, min_faves:10 filter:quote from a narrowed list, the OR from
+    // two arms (a hashtag and the self-threads list), url: from post_urls (search/sources.ts).
+    for (const query of ['lang:es filter:links', 'min_faves:10 filter:quote', '#opendata OR filter:self_threads', 'url:promo', 'lang:es -filter:replies min_faves:10']) {
+      const ids = allMatches(engine, query);
+      expect(ids.length, query).toBeGreaterThan(5);
+      const o = await h['overview.get']({ query, top: 15 });
+      expectMatches(o, oracle(engine, ids, 15));
+    }
+  });
+
   it("counts a user's posts, and follows a UTC offset and a chosen bucket", async () => {
     const { engine, h } = setup();
     const userId = engine.db.prepare('SELECT user_id FROM posts GROUP BY user_id ORDER BY count(*) DESC LIMIT 1').safeIntegers(true).pluck().get() as bigint;
