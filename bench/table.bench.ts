@@ -1,7 +1,16 @@
 // A 100,000-row table in real Chromium: the app's virtualised DataTable (#/dev/table) against a
 // plain, non-virtualised HTML table of the same rows. Reported, never asserted: rows in the DOM,
-// time to first paint of the table, and frame times (requestAnimationFrame deltas) while the
-// table is scrolled programmatically, one step per frame.
+// time until the table is ready, and frame times (requestAnimationFrame deltas) while the table
+// is scrolled programmatically, one step per frame.
+//
+// "Ready" is what a person waits for: from the start of the navigation (the page's time origin)
+// until the first rows have been painted *and* the table answers a scroll: it is scrolled 2,000 px
+// (row 45 at the top), and ready is the frame after row 50 is in the DOM (READY_PROBE, installed
+// before the page's own scripts). It is read from the page's clock, so Playwright's polling does not add
+// to it. The scroll is 240 px a frame (about 14,000 px/s, 5.5 rows a frame: a fast fling on a
+// touchpad, well above a turning mouse wheel), after the page has been idle for half a second.
+// The subject is loaded and scrolled RUNS times, each in a fresh page: one page's p95 on shared
+// cores is a matter of luck, so p50/p95 are over every frame of every run, and ready is the median.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +19,40 @@ import { launchChromium, logIn } from '../test/helpers/browser';
 import { startSkein } from '../test/helpers/skein-process';
 import { type Bench, median, percentile } from './lib';
 
+// Installed before the page's scripts (addInitScript, which the page's CSP does not block):
+// watches every frame for the table's first row, then scrolls and waits for the rows to follow.
+const READY_PROBE = `(() => {
+  const row = '[aria-label="Benchmark rows"] .body-row';
+  window.__tableReady = {};
+  const frame = (f) => requestAnimationFrame(f);
+  const waitForRows = () => {
+    if (!document.querySelector(row)) return frame(waitForRows);
+    // The rows are in the DOM at this frame's callbacks and painted at its end: the next frame's
+    // callbacks run after that paint.
+    frame(() => {
+      window.__tableReady.painted_ms = performance.now();
+      const box = document.querySelector('[data-testid=table-body]');
+      box.scrollTop = 2000;
+      const waitForScroll = () => {
+        if (!document.querySelector(row + '[aria-rowindex="50"]')) return frame(waitForScroll);
+        frame(() => {
+          window.__tableReady.ready_ms = performance.now();
+          const data = performance.getEntriesByName('table-bench-data')[0];
+          window.__tableReady.data_ms = data ? data.duration : 0;
+          box.scrollTop = 0;
+        });
+      };
+      frame(waitForScroll);
+    });
+  };
+  frame(waitForRows);
+})()`;
+
 // Runs in the page: scrolls `selector` by `stepPx` once per frame for `frames` frames and returns
 // the frame deltas and how many rows the DOM holds at the end.
 const SCROLL_PROBE = `async ({ selector, frames, stepPx }) => {
   const el = document.querySelector(selector);
+  await new Promise((r) => setTimeout(r, 500));
   const deltas = [];
   let last = performance.now();
   for (let i = 0; i < frames; i++) {
@@ -36,6 +75,13 @@ async function probe(page: Page, selector: string, frames: number): Promise<Prob
   return (await page.evaluate(`(${SCROLL_PROBE})(${JSON.stringify({ selector, frames, stepPx: 240 })})`)) as Probe;
 }
 
+interface Ready {
+  painted_ms: number;
+  ready_ms: number;
+  /** Of that, the bench page making its 100,000 rows (views/dev/TableBenchView.tsx). */
+  data_ms: number;
+}
+
 function plainTable(rows: number): string {
   const body: string[] = [];
   for (let i = 0; i < rows; i++) {
@@ -48,45 +94,65 @@ const bench: Bench = {
   name: 'table: 100,000-row scroll in Chromium',
   unit: 'ms/frame (median)',
   higherIsBetter: false,
-  target: 'virtualised: rows in the DOM stay few; frames near 16.7 ms',
+  target: 'p95 frame <= 16.7 ms while scrolling; ready < 1 s (issue 17)',
   baselineName: 'plain HTML table, same rows, not virtualised',
   async run(ctx) {
     const rows = 100_000;
     // The plain table takes about a minute to lay out 100,000 rows on 2 cores: quick mode gives it
     // 10,000 (still far more than the virtualised table keeps in the DOM).
     const baselineRows = ctx.quick ? 4_000 : rows;
-    const frames = ctx.quick ? 40 : 600;
+    // 120 frames at least: with fewer, "p95" is the second-worst frame.
+    const frames = ctx.quick ? 120 : 600;
+    const runs = ctx.quick ? 2 : 3;
     const dataDir = mkdtempSync(join(tmpdir(), 'skein-bench-table-'));
     const skein = await startSkein(dataDir, ['--no-demo']);
     const browser = await launchChromium();
     try {
-      const page = await logIn(await browser.newPage({ viewport: { width: 1360, height: 900 } }), skein);
-      let t0 = Date.now();
-      await page.goto(`${skein.url}/#/dev/table?rows=${rows}`);
-      await page.locator('[aria-label="Benchmark rows"] .body-row').first().waitFor();
-      const subjectReadyMs = Date.now() - t0;
-      const subject = await probe(page, '[data-testid=table-body]', frames);
+      const deltas: number[] = [];
+      const ready: Ready[] = [];
+      const wallReady: number[] = [];
+      let rowsInDom = 0;
+      for (let run = 0; run < runs; run++) {
+        const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+        const page = await logIn(await context.newPage(), skein);
+        await page.addInitScript(READY_PROBE);
+        const t0 = Date.now();
+        await page.goto(`${skein.url}/#/dev/table?rows=${rows}`);
+        await page.waitForFunction(() => (globalThis as unknown as { __tableReady?: Partial<Ready> }).__tableReady?.ready_ms, null, { timeout: 120_000, polling: 50 });
+        wallReady.push(Date.now() - t0);
+        ready.push((await page.evaluate('window.__tableReady')) as Ready);
+        const subject = await probe(page, '[data-testid=table-body]', frames);
+        deltas.push(...subject.deltas);
+        rowsInDom = subject.rowsInDom;
+        await context.close();
+      }
 
       const plain = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-      t0 = Date.now();
+      const t0 = Date.now();
       await plain.setContent(plainTable(baselineRows), { timeout: 180_000 });
       const baselineReadyMs = Date.now() - t0;
       const baseline = await probe(plain, '#scroll', frames);
-      ctx.log(`virtualised: ${subject.rowsInDom} rows in the DOM, ready in ${subjectReadyMs} ms; plain: ${baseline.rowsInDom} rows, ready in ${baselineReadyMs} ms`);
+      const readyMs = median(ready.map((r) => r.ready_ms));
+      ctx.log(`virtualised: ${rowsInDom} rows in the DOM, ready in ${ready.map((r) => Math.round(r.ready_ms)).join(' / ')} ms (first rows painted at ${ready.map((r) => Math.round(r.painted_ms)).join(' / ')} ms, of which making the rows ${ready.map((r) => Math.round(r.data_ms)).join(' / ')} ms), p95 ${percentile(deltas, 95).toFixed(1)} ms; plain: ${baseline.rowsInDom} rows, ready in ${baselineReadyMs} ms`);
       return {
-        subject: { median: median(subject.deltas), values: subject.deltas },
+        subject: { median: median(deltas), values: deltas },
         baseline: { median: median(baseline.deltas), values: baseline.deltas },
         extra: {
           rows,
           baseline_rows: baselineRows,
           frames,
-          rows_in_dom: subject.rowsInDom,
+          runs,
+          rows_in_dom: rowsInDom,
           baseline_rows_in_dom: baseline.rowsInDom,
-          p95_ms: percentile(subject.deltas, 95),
-          p99_ms: percentile(subject.deltas, 99),
-          max_ms: Math.max(...subject.deltas),
+          p95_ms: percentile(deltas, 95),
+          p99_ms: percentile(deltas, 99),
+          max_ms: Math.max(...deltas),
+          baseline_p95_ms: percentile(baseline.deltas, 95),
           baseline_p99_ms: percentile(baseline.deltas, 99),
-          ready_ms: subjectReadyMs,
+          ready_ms: readyMs,
+          painted_ms: median(ready.map((r) => r.painted_ms)),
+          data_ms: median(ready.map((r) => r.data_ms)),
+          ready_wall_ms: median(wallReady),
           baseline_ready_ms: baselineReadyMs,
         },
       };
