@@ -2,8 +2,6 @@ import {
   type ColumnDef,
   type ColumnSizingState,
   flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
   type Row,
   type SortingState,
   useReactTable,
@@ -16,7 +14,9 @@ import { useUi } from '../stores/ui';
 import { ColumnChooser } from './table/ColumnChooser';
 import { columnName } from './table/column-name';
 import { copyText, rowJson } from './table/copy';
+import { lazyCoreRowModel } from './table/lazy-row-model';
 import { RowMenu, type RowMenuItem } from './table/RowMenu';
+import { indexSortedRowModel } from './table/sorted-row-model';
 
 export interface DataTableProps<T> {
   data: T[];
@@ -52,7 +52,8 @@ const CHOOSER_MIN_COLUMNS = 4;
 /**
  * Every list of the app: TanStack Table for columns and sorting, TanStack Virtual so only the
  * visible rows are in the DOM (100,000 rows stay a few dozen nodes), keyboard navigation (arrows,
- * Home/End, Enter opens), fixed row height so nothing jumps while data arrives.
+ * Home/End, Enter opens), fixed row height so nothing jumps while data arrives. Rows are made
+ * when shown and sorted as indices (table/lazy-row-model.ts, table/sorted-row-model.ts).
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { data, columns, getRowId, onOpen, onEndReached, height: maxHeight = 480, rowHeight = 44 } = props;
@@ -81,8 +82,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     columnResizeMode: 'onChange',
     defaultColumn: { minSize: MIN_COLUMN_PX, maxSize: MAX_COLUMN_PX },
     getRowId: (row) => getRowId(row),
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
+    getCoreRowModel: lazyCoreRowModel(),
+    getSortedRowModel: indexSortedRowModel(),
   });
   const rows = table.getRowModel().rows;
   // A short list takes the room it needs (at least 3 rows, so a loading or empty state has space);
