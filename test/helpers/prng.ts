@@ -22,9 +22,3 @@ export function prng(seed: number): Prng {
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, chance: (p) => next() < p, pick: (xs) => xs[int(xs.length)]! };
 }
-
-/** The seeds a simulation runs: the fixed CI list, or the one given in `envName` to replay or explore. */
-export function seedsFrom(envName: string, ciSeeds: number[]): number[] {
-  const given = process.env[envName];
-  return given ? given.split(',').map((s) => Number(s.trim())) : ciSeeds;
-}
