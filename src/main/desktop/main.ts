@@ -10,7 +10,7 @@ import { EventHub } from '../engine/handlers/event-hub';
 import { startImport } from '../engine/handlers/imports';
 import { exportsDir } from '../engine/jobs/files';
 import { setListenerBaseUrl, startJobRunner, type JobRunner } from '../engine/jobs';
-import { startWalCheckpointer } from '../engine/store/wal-checkpointer';
+import { startWalCheckpointer, walThreadWanted } from '../engine/store/wal-checkpointer';
 import { defaultDataDir } from '../engine/paths';
 import { buildHttpApp } from '../http/app';
 import { listenerUrl } from '../http/app-page';
@@ -76,8 +76,9 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
     const apiUrl = () => listenerUrl(http);
     setListenerBaseUrl(engine.db, apiUrl()!);
     // WAL checkpoints on a thread of their own, never on a request's commit; before the job
-    // runner, whose workers take the same setting (store/wal-checkpointer.ts).
-    const wal = startWalCheckpointer(engine, nativeBinding ? { nativeBinding } : {});
+    // runner, whose workers take the same setting (store/wal-checkpointer.ts). Opt-in for now (see
+    // src/main/cli/serve.ts).
+    const wal = walThreadWanted() ? startWalCheckpointer(engine, nativeBinding ? { nativeBinding } : {}) : undefined;
     const jobs: JobRunner = startJobRunner(engine, nativeBinding ? { nativeBinding } : {});
 
 
@@ -110,7 +111,7 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
       void jobs
         .stop()
         .then(() => http.close())
-        .then(() => wal.stop())
+        .then(() => wal?.stop())
         .finally(() => {
           engine.close();
           app.exit(0);
