@@ -32,7 +32,7 @@ describe('a 100,000-row table (headless mode)', () => {
     const page = await open();
     const table = page.getByRole('table', { name: 'Benchmark rows' });
     expect(await table.getAttribute('aria-rowcount')).toBe(String(ROWS));
-    await table.getByTestId('table-body').evaluate((el) => (el.scrollTop = 2000));
+    await table.getByTestId('table-body').evaluate((el) => ((el as unknown as { scrollTop: number }).scrollTop = 2000));
     await table.locator('.body-row[aria-rowindex="50"]').waitFor();
     expect(await table.locator('.body-row[aria-rowindex="1"]').count()).toBe(0);
     await page.context().close();
