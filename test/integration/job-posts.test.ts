@@ -159,7 +159,7 @@ describe('migration 066 on jobs created before it', () => {
     const done = Number(job.run('success', 3, 1, 'old.csv', 'tok', 3).lastInsertRowid);
     const waiting = Number(job.run('pending', 0, null, null, null, null).lastInsertRowid);
     const halfway = Number(job.run('pending', 2, null, null, null, null).lastInsertRowid);
-    expect(migrate(db).applied).toEqual([66]);
+    expect(migrate(db, migrations.filter((m) => m.id <= 66)).applied).toEqual([66]);
     const flag = (id: number) => db.prepare('SELECT records_posts FROM jobs WHERE id = ?').pluck().get(id);
     expect([flag(done), flag(waiting), flag(halfway)]).toEqual([0, 1, 0]);
     db.close();
