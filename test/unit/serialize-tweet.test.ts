@@ -5,7 +5,7 @@ import type { PostRow, SpaceRow } from '../../src/main/engine/serialize/rows';
 import { articleDetail } from '../../src/main/engine/serialize/article';
 import { spaceObject } from '../../src/main/engine/serialize/space';
 import { detailTweet, timelineTweet } from '../../src/main/engine/serialize/tweet';
-import { DETAIL_TWEET_JSON } from '../../src/main/engine/serialize/tweet-json-sql';
+import { DETAIL_TWEET_JSON, TIMELINE_TWEET_JSON } from '../../src/main/engine/serialize/tweet-json-sql';
 import { detailTweetJson } from '../../src/main/engine/serialize/tweet-json';
 import { seedCorpus } from '../../src/main/engine/corpus/seed';
 import { POST_COLUMNS, POST_FROM, POST_SELECT, postRowOf } from '../../src/main/engine/reads/post-select';
@@ -28,7 +28,7 @@ const row: PostRow = {
  * Stores `r` (its author too) as the importers would, then writes it three ways: SQLite's text,
  * the jobs' writer (detailTweetJson) and the reference, toJson(detailTweet(row)).
  */
-function bothWays(db: Db, r: PostRow): { sql: string; jobs: string; js: string } {
+function bothWays(db: Db, r: PostRow): { sql: string; jobs: string; js: string; timelineSql: string; timelineJs: string } {
   db.prepare(`INSERT OR REPLACE INTO social_users (id, screen_name, screen_name_lower, name, location, url, description, protected,
       verified, followers_count, friends_count, listed_count, favourites_count, statuses_count, created_at_us, profile_banner_url,
       profile_image_url_https, can_dm, retrieved_at_ms)
@@ -48,7 +48,8 @@ function bothWays(db: Db, r: PostRow): { sql: string; jobs: string; js: string }
   );
   const sql = db.prepare(`SELECT ${DETAIL_TWEET_JSON} ${POST_FROM} WHERE p.id = ?`).pluck().safeIntegers(true).get(r.id) as string;
   const stored = postRowOf(db.prepare(`${POST_SELECT} WHERE p.id = ?`).safeIntegers(true).raw(true).get(r.id) as unknown[]);
-  return { sql, jobs: detailTweetJson(stored), js: toJson(detailTweet(stored)) };
+  const timelineSql = db.prepare(`SELECT ${TIMELINE_TWEET_JSON} ${POST_FROM} WHERE p.id = ?`).pluck().safeIntegers(true).get(r.id) as string;
+  return { sql, jobs: detailTweetJson(stored), js: toJson(detailTweet(stored)), timelineSql, timelineJs: toJson(timelineTweet(stored)) };
 }
 
 describe('the detail Tweet written by SQLite (DETAIL_TWEET_JSON) and by the jobs\' writer (detailTweetJson)', () => {
@@ -103,12 +104,42 @@ describe('the detail Tweet written by SQLite (DETAIL_TWEET_JSON) and by the jobs
     }) satisfies fc.Arbitrary<PostRow>;
     fc.assert(
       fc.property(randomRow, (r) => {
-        const { sql, jobs, js } = bothWays(engine.db, r);
+        const { sql, jobs, js, timelineSql, timelineJs } = bothWays(engine.db, r);
         expect(sql).toBe(js);
         expect(jobs).toBe(js);
+        expect(timelineSql).toBe(timelineJs);
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('the timeline Tweet written by SQLite (TIMELINE_TWEET_JSON)', () => {
+  it('is byte for byte toJson(timelineTweet(row)): a hand-made row with nested statuses, a damaged one, every post of a seeded corpus', () => {
+    const engine = testEngine();
+    const nested = {
+      ...row,
+      quoted_status_json: '{"id":12345678901234567890,"id_str":"12345678901234567890","in_reply_to_status_id":1,"quoted_status_id":null,"user":{"id":7,"id_str":"7"},"n":[1.5]}',
+      retweeted_status_json: '{"user":{"id":1,"id_str":"1"},"in_reply_to_user_id":3}',
+    };
+    const once = bothWays(engine.db, nested);
+    expect(once.timelineSql).toBe(once.timelineJs);
+    // No numeric id anywhere: the tweet's, its user's, the nested statuses' and their users'.
+    expect(once.timelineSql).toContain('"quoted_status":{"id_str":"12345678901234567890","user":{"id_str":"7"},"n":[1.5]}');
+    expect(once.timelineSql).not.toMatch(/"(id|in_reply_to_status_id|in_reply_to_user_id|quoted_status_id)":\d/);
+    // Damaged, or not an object (kept as stored, like a user that is not an object).
+    for (const odd of [
+      { entities_json: '{not json', quoted_status_json: '[1,', retweeted_status_json: '[{"id":1}]', u_url: 'x"\\\u2028' },
+      { quoted_status_json: '{"user":[{"id":1}],"id":2}', retweeted_status_json: '"text"' },
+    ]) {
+      const r = bothWays(engine.db, { ...row, ...odd });
+      expect(r.timelineSql).toBe(r.timelineJs);
+    }
+    const seeded = testEngine();
+    seedCorpus(seeded.db, { scale: 'small', seed: 7 });
+    const rows = seeded.db.prepare(`SELECT ${TIMELINE_TWEET_JSON}, ${POST_COLUMNS} ${POST_FROM}`).safeIntegers(true).raw(true).all() as unknown[][];
+    expect(rows.length).toBeGreaterThan(1000);
+    for (const [json, ...columns] of rows) expect(json).toBe(toJson(timelineTweet(postRowOf(columns))));
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
-import { DETAIL_TWEET_JSON } from '../serialize/tweet-json-sql';
+import { DETAIL_TWEET_JSON, TIMELINE_TWEET_JSON } from '../serialize/tweet-json-sql';
 import { POST_FROM, POST_SELECT } from './post-select';
 
 // The reads' prepared statements, made once per connection: preparing costs more than running
@@ -9,6 +9,9 @@ export interface ReadStatements {
   user: Statement;
   timelineAll: Statement;
   timelineTweets: Statement;
+  /** The same pages as [id, timeline Tweet JSON text] rows (serialize/tweet-json-sql.ts): the HTTP answer. */
+  timelineAllJson: Statement;
+  timelineTweetsJson: Statement;
   post: Statement;
   /** One post's detail Tweet as JSON text (pluck: the string itself), null when its author is protected, or undefined. */
   postJson: Statement;
@@ -33,6 +36,10 @@ export function statements(db: Db): ReadStatements {
       timelineAll: prepRaw(`${POST_SELECT} WHERE p.user_id = ? AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`),
       timelineTweets: prepRaw(
         `${POST_SELECT} WHERE p.user_id = ? AND p.in_reply_to_status_id IS NULL AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`,
+      ),
+      timelineAllJson: prepRaw(`SELECT p.id, ${TIMELINE_TWEET_JSON} ${POST_FROM} WHERE p.user_id = ? AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`),
+      timelineTweetsJson: prepRaw(
+        `SELECT p.id, ${TIMELINE_TWEET_JSON} ${POST_FROM} WHERE p.user_id = ? AND p.in_reply_to_status_id IS NULL AND p.id <= ? ORDER BY p.id DESC LIMIT ${TIMELINE_PAGE_SIZE}`,
       ),
       post: prepRaw(`${POST_SELECT} WHERE p.id = ?`),
       // NULL for a protected author's post (details.ts answers 404 saying why); CASE builds the

@@ -3,7 +3,7 @@ import { fail } from '../errors';
 import { tweetObject, type JsonObject } from '../serialize/tweet';
 import { decodeCursor, encodeCursor, type TimelineKind } from './cursor';
 import { parseNumericId } from './params';
-import type { ReadResult } from './result';
+import type { JsonReadResult, ReadResult } from './result';
 import { secret } from './secrets';
 import { postRowOf } from './post-select';
 import { statements } from './statements';
@@ -51,13 +51,7 @@ export function checkTimelineRequest(engine: ReadEngine, kind: TimelineKind, use
  * older posts imported later.
  */
 export function readTimeline(engine: ReadEngine, kind: TimelineKind, userIdRaw: unknown, cursorRaw?: unknown): ReadResult<TimelinePage> {
-  const { userId, after } = checkTimelineRequest(engine, kind, userIdRaw, cursorRaw);
-  const key = cursorKey(engine);
-  const s = statements(engine.db);
-  const user = s.user.get(userId) as { id: bigint; protected: bigint } | undefined;
-  if (!user) throw fail.notFound(`User ${userId} was not found.`);
-  if (user.protected !== 0n) throw fail.forbidden(`User ${userId}'s profile is protected: its timeline is not available.`);
-  const upTo = after ? after.lastId - 1n : INT64_MAX;
+  const { userId, upTo, key, s } = pageStart(engine, kind, userIdRaw, cursorRaw);
   const rows = ((kind === 'tweets' ? s.timelineTweets : s.timelineAll).all(userId, upTo) as unknown[][]).map(postRowOf);
   // One author per page: its User object is built once and shared by the page's tweets.
   const users = new Map<bigint, JsonObject>();
@@ -65,4 +59,27 @@ export function readTimeline(engine: ReadEngine, kind: TimelineKind, userIdRaw: 
   const last = rows[rows.length - 1];
   const next_cursor = last ? encodeCursor(key, { kind, userId, lastId: last.id }) : '';
   return { value: { next_cursor, tweets }, items: tweets.length };
+}
+
+/**
+ * readTimeline as JSON text, the tweets written by SQLite (serialize/tweet-json-sql.ts): the same
+ * bytes as toJson(readTimeline(...).value), for the HTTP answer.
+ */
+export function readTimelineJson(engine: ReadEngine, kind: TimelineKind, userIdRaw: unknown, cursorRaw?: unknown): JsonReadResult {
+  const { userId, upTo, key, s } = pageStart(engine, kind, userIdRaw, cursorRaw);
+  const rows = (kind === 'tweets' ? s.timelineTweetsJson : s.timelineAllJson).all(userId, upTo) as [bigint, string][];
+  const last = rows[rows.length - 1];
+  const next_cursor = last ? encodeCursor(key, { kind, userId, lastId: last[0] }) : '';
+  return { json: `{"next_cursor":${JSON.stringify(next_cursor)},"tweets":[${rows.map((r) => r[1]).join(',')}]}`, items: rows.length };
+}
+
+/** The checks both forms of a page make, and where the page starts (404 unknown user, 403 protected). */
+function pageStart(engine: ReadEngine, kind: TimelineKind, userIdRaw: unknown, cursorRaw: unknown) {
+  const { userId, after } = checkTimelineRequest(engine, kind, userIdRaw, cursorRaw);
+  const key = cursorKey(engine);
+  const s = statements(engine.db);
+  const user = s.user.get(userId) as { id: bigint; protected: bigint } | undefined;
+  if (!user) throw fail.notFound(`User ${userId} was not found.`);
+  if (user.protected !== 0n) throw fail.forbidden(`User ${userId}'s profile is protected: its timeline is not available.`);
+  return { userId, upTo: after ? after.lastId - 1n : INT64_MAX, key, s };
 }

@@ -83,7 +83,7 @@ export function sendPageVia(
   request: FastifyRequest,
   reply: FastifyReply,
   via: (who: Requester) => Promise<PageRead>,
-  local: () => ReadResult<unknown>,
+  local: () => ReadResult<unknown> | JsonReadResult,
 ): Promise<string> | string {
   const pageCursor = isPageCursor((request.query as { cursor?: unknown } | undefined)?.cursor);
   if (modeOf(engine) === 'offline' && (!pageCursor || currentConfig(engine) === null)) return sendRead(request, reply, local());

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine';
-import { checkTimelineRequest, readTimeline, TIMELINE_PAGE_SIZE, type TimelineKind } from '../../engine/reads';
+import { checkTimelineRequest, readTimeline, readTimelineJson, TIMELINE_PAGE_SIZE, type TimelineKind } from '../../engine/reads';
 import { isPageCursor } from '../../engine/upstream/pages';
 import { timelineVia } from '../../engine/upstream/fetch-reads';
 import { checkFirst, schemaError, sendPageVia, stringParam } from './spec-route';
@@ -27,7 +27,8 @@ export function registerTimelineRoutes(app: FastifyInstance, engine: Engine): vo
         const { user_id } = request.params as { user_id: string };
         const { cursor } = request.query as { cursor?: string };
         const local = () => readTimeline(engine, kind, user_id, cursor);
-        return sendPageVia(engine, request, reply, (who) => timelineVia(engine, who, kind, user_id, cursor, local), local);
+        // Offline, the page's JSON is written by SQLite (reads/timeline.ts readTimelineJson).
+        return sendPageVia(engine, request, reply, (who) => timelineVia(engine, who, kind, user_id, cursor, local), () => readTimelineJson(engine, kind, user_id, cursor));
       },
     });
   }
