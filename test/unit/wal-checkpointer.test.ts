@@ -165,11 +165,11 @@ describe('WAL checkpointer', () => {
 
 describe('WAL policy', () => {
   const page = 4096;
-  it('truncates past the bound whatever the load, and an idle large file', () => {
-    const limits = { boundBytes: 64 * 1024 * 1024, idleTruncateBytes: 4 * 1024 * 1024 };
-    expect(afterPassive({ walFrames: 20_000, checkpointedFrames: 5_000, pageSize: page, walFileBytes: 90e6, idle: false }, limits)).toBe('truncate');
-    expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: false }, limits)).toBe('none');
-    expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: true }, limits)).toBe('truncate');
-    expect(afterPassive({ walFrames: 10, checkpointedFrames: 10, pageSize: page, walFileBytes: 1e6, idle: true }, limits)).toBe('none');
+  it('truncates past the bound whatever the load, waiting a little; an idle large file without waiting', () => {
+    const limits = { boundBytes: 64 * 1024 * 1024, idleTruncateBytes: 4 * 1024 * 1024, boundWaitMs: 50 };
+    expect(afterPassive({ walFrames: 20_000, checkpointedFrames: 5_000, pageSize: page, walFileBytes: 90e6, idle: false }, limits)).toEqual({ kind: 'truncate', waitMs: 50 });
+    expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: false }, limits)).toEqual({ kind: 'none' });
+    expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: true }, limits)).toEqual({ kind: 'truncate', waitMs: 0 });
+    expect(afterPassive({ walFrames: 10, checkpointedFrames: 10, pageSize: page, walFileBytes: 1e6, idle: true }, limits)).toEqual({ kind: 'none' });
   });
 });

@@ -1,7 +1,8 @@
 // Worker thread entry of the background WAL checkpointer (bundled to out/main/wal-checkpointer.js;
-// wal-checkpointer.ts starts it). Its own connection, no busy timeout: it never waits for a reader
-// or a writer, and the connections that serve requests and run jobs never checkpoint themselves
-// (wal_autocheckpoint = 0), so no request waits on a checkpoint's copying and fsyncs.
+// wal-checkpointer.ts starts it). Its own connection, no busy timeout except for a TRUNCATE past
+// the WAL's bound (wal-policy.ts), and the connections that serve requests and run jobs never
+// checkpoint themselves (wal_autocheckpoint = 0), so no request waits on a checkpoint's copying
+// and fsyncs.
 import { statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openDb } from './db';
@@ -48,9 +49,15 @@ if (!isMainThread && parentPort) {
     const p = checkpoint('PASSIVE');
     const fileBytes = walFileBytes();
     const out: WalPass = { busy: p.busy, walFrames: p.log, checkpointedFrames: p.checkpointed, walFileBytes: fileBytes, truncated: 'no' };
-    if (afterPassive({ walFrames: Math.max(0, p.log), checkpointedFrames: Math.max(0, p.checkpointed), pageSize, walFileBytes: fileBytes, idle }, data.limits) === 'truncate') {
-      const t = checkpoint('TRUNCATE');
-      out.truncated = t.busy ? 'busy' : 'yes';
+    const action = afterPassive({ walFrames: Math.max(0, p.log), checkpointedFrames: Math.max(0, p.checkpointed), pageSize, walFileBytes: fileBytes, idle }, data.limits);
+    if (action.kind === 'truncate') {
+      db.pragma(`busy_timeout = ${action.waitMs}`);
+      try {
+        const t = checkpoint('TRUNCATE');
+        out.truncated = t.busy ? 'busy' : 'yes';
+      } finally {
+        db.pragma('busy_timeout = 0');
+      }
       out.walFileBytes = walFileBytes();
     }
     return out;
