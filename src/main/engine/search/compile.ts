@@ -4,7 +4,7 @@ import type { OperatorNode, QueryNode } from './ast';
 import { ftsConjunction, ftsExpression, isTextTerm } from './fts';
 import { parseQuery } from './parser';
 import { PUBLIC_AUTHOR, protectedExclusion, protectedTuning } from './protected';
-import { chooseSource, containsPattern, sourceTuning, type SourceKind } from './sources';
+import { chooseSource, sourceTuning, URL_CONTAINS, type SourceKind } from './sources';
 
 // The tree as SQL over `posts AS p`. The top-level AND picks one *driver*: the index that yields
 // candidate ids already in id order (FTS5 rowids, an entity table's (value, post_id) key, the
@@ -404,10 +404,7 @@ function operatorPredicate(node: OperatorNode, users: UserResolver): Sql {
       return { sql: `EXISTS (SELECT 1 FROM ${e.table} AS e WHERE e.${e.column} = ? AND e.post_id = p.id)`, params: [nameOf(v)] };
     }
     case 'url':
-      return {
-        sql: "EXISTS (SELECT 1 FROM post_urls AS e WHERE e.post_id = p.id AND e.url LIKE ? ESCAPE '\\')",
-        params: [containsPattern(nameOf(v))],
-      };
+      return { sql: `EXISTS (SELECT 1 FROM post_urls AS e WHERE e.post_id = p.id AND ${URL_CONTAINS('e')})`, params: [nameOf(v)] };
     case 'conversation_id':
       return { sql: 'p.conversation_id = ?', params: [idOf(v)] };
     case 'since_id':

