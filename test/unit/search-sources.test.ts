@@ -7,6 +7,7 @@ import type { Engine } from '../../src/main/engine/engine';
 import { seedCorpus } from '../../src/main/engine/corpus/seed';
 import { compileQuery, countMatches, pageSql, searchPage, type SearchType } from '../../src/main/engine/search';
 import { sourceTuning } from '../../src/main/engine/search/sources';
+import { topRangeSql, topTuning } from '../../src/main/engine/search/top';
 import { openDb, type Db } from '../../src/main/engine/store/db';
 import { migrate } from '../../src/main/engine/store/migrate';
 import { testEngine } from '../helpers/engine';
@@ -154,6 +155,24 @@ describe('every source plan gives exactly the rows of the plain scan (seeded cor
       }
     }
     expect(countMatches(db, { query })).toBe(withoutSources(() => countMatches(db, { query })));
+  });
+
+  it('Top walks a listed driver checking its list on the score index entries, and falls back to its sort, exactly', () => {
+    const q = compileQuery(db, 'filter:self_threads lang:es');
+    expect(q.driverList).not.toBeNull();
+    const walk = topRangeSql(q, null, 21)[1]!;
+    expect(walk.sql).toMatch(/WHERE wid IN \(SELECT s0\.id FROM posts AS s0 INDEXED BY posts_self_threads/);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${walk.sql}`).all(...walk.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/SCAN s0 USING COVERING INDEX posts_self_threads/);
+    const saved = { ...topTuning };
+    Object.assign(topTuning, { sortMax: 0, walkRows: 40 }); // every page walks, most run out and sort
+    try {
+      for (const query of ['filter:self_threads lang:es', 'min_faves:50 filter:links', 'filter:quote', 'url:promo', 'min_retweets:10 -lang:en']) {
+        expect(all(query, 'Top', 13), query).toEqual(withoutSources(() => all(query, 'Top', 13)));
+      }
+    } finally {
+      Object.assign(topTuning, saved);
+    }
   });
 
   it('random combinations of filters, words and authors', () => {

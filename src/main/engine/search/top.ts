@@ -96,8 +96,13 @@ function walkedSql(q: CompiledQuery, range: Range): { sql: string; params: unkno
   // No outer ORDER BY: it would make SQLite read the whole window before the first row. CROSS
   // JOIN keeps the window (a co-routine, in index order) as the outer loop, so rows come out in
   // score order and LIMIT stops the walk as soon as the page is full. The order is checked below.
-  const sql = `SELECT p.id, ${score('p')} FROM (${window}) CROSS JOIN posts AS p ON p.id = wid WHERE ${where.join(' AND ')} LIMIT ?`;
-  return { sql, params: [...range.params, topTuning.walkRows, ...params], where, whereParams: params };
+  // A listed driver (search/sources.ts) is checked on the window's ids, before a posts row is
+  // read: the walk of a rare filter then reads only the posts in its list, not all 20,000.
+  const listed = q.driverList;
+  const sql =
+    `SELECT p.id, ${score('p')} FROM (${window}) CROSS JOIN posts AS p ON p.id = wid WHERE ` +
+    `${listed ? `wid IN (${listed.sql}) AND ` : ''}${where.join(' AND ')} LIMIT ?`;
+  return { sql, params: [...range.params, topTuning.walkRows, ...(listed ? listed.params : []), ...params], where, whereParams: params };
 }
 
 /** The statements of a page's ranges, sorted and walked, each with its row count: for EXPLAIN QUERY PLAN in tests. */
