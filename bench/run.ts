@@ -55,7 +55,9 @@ async function main(): Promise<void> {
           target: bench.target ?? '',
           extra: r.extra ?? {},
         });
-        console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        // Printed at once too: a long run that is stopped still leaves the numbers it measured.
+        const extra = Object.entries(r.extra ?? {}).map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : v}`).join(' ');
+        console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${bench.unit} skein=${fmt(r.subject.median)} baseline=${fmt(r.baseline?.median)} ratio=${fmt(ratio)} ${extra}`);
       } catch (err) {
         rows.push({ bench: bench.name, unit: bench.unit, subject: NaN, baseline: null, ratio: null, subjectPeakRssMb: null, baselinePeakRssMb: null, target: bench.target ?? '', extra: {}, error: String((err as Error).stack ?? err) });
         console.log(`FAILED: ${(err as Error).message}`);
