@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine/engine';
 import { parseRepliesJob, submitJob } from '../../src/main/engine/jobs';
 import { openDb } from '../../src/main/engine/store/db';
-import { startWalCheckpointer, type WalCheckpointer } from '../../src/main/engine/store/wal-checkpointer';
+import { startWalCheckpointer, walThreadWanted, type WalCheckpointer } from '../../src/main/engine/store/wal-checkpointer';
 import { afterPassive } from '../../src/main/engine/store/wal-policy';
 import { apiKey, fund } from '../fixtures/api-corpus';
 import { createKey } from '../../src/main/engine/keys';
@@ -171,5 +171,15 @@ describe('WAL policy', () => {
     expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: false }, limits)).toEqual({ kind: 'none' });
     expect(afterPassive({ walFrames: 1_000, checkpointedFrames: 1_000, pageSize: page, walFileBytes: 90e6, idle: true }, limits)).toEqual({ kind: 'truncate', waitMs: 0 });
     expect(afterPassive({ walFrames: 10, checkpointedFrames: 10, pageSize: page, walFileBytes: 1e6, idle: true }, limits)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('WAL thread default', () => {
+  it.each([
+    [{}, true],
+    [{ SKEIN_WAL_THREAD: '1' }, true],
+    [{ SKEIN_WAL_THREAD: '0' }, false],
+  ] as const)('%o starts it: %s', (env, wanted) => {
+    expect(walThreadWanted(env)).toBe(wanted);
   });
 });

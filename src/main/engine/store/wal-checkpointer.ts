@@ -35,13 +35,14 @@ export interface WalCheckpointer {
 }
 
 /**
- * Whether a server starts the checkpointer: only with SKEIN_WAL_THREAD=1 for now. With it on, a
- * real full disk (test/integration/jobs-disk-full-tmpfs.test.ts) did not reach the end that test
- * requires (the job's fault recorded once, the job resumed once space is free); until that is
- * understood, SQLite checkpoints on the committing connection as before.
+ * Whether a server starts the checkpointer: yes, unless SKEIN_WAL_THREAD=0 (kept to compare
+ * before and after, and as a way back should a machine's SQLite misbehave with it). On a full
+ * disk the thread changes which write fails first: the WAL it keeps emptying is reused in place,
+ * so a job's fault is recorded where, without it, the WAL could not grow and the record failed
+ * (test/integration/jobs-disk-full-tmpfs.test.ts runs both).
  */
-export function walThreadWanted(): boolean {
-  return process.env.SKEIN_WAL_THREAD === '1';
+export function walThreadWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SKEIN_WAL_THREAD !== '0';
 }
 
 export function defaultWalWorkerFile(): string {
