@@ -127,3 +127,50 @@ describe('grouped request charges', () => {
     expect(checkInvariants(db)).toEqual([]);
   });
 });
+
+describe('a group waiting for another connection\'s write lock', () => {
+  it('waits off the event loop: other work runs meanwhile, and the charge commits once the lock is free', async () => {
+    const { db, user, metering } = setup(100);
+    const other = openDb(db.name);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run(); // a job's batch or `skein import` holding the lock
+      let settled = false;
+      const pending = metering.chargeGrouped(metering.admit(user, 1), 1, 'GET /waits').finally(() => (settled = true));
+      // Timers fire while the charge waits: before, the process slept in SQLite's busy handler.
+      let ticks = 0;
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        ticks++;
+      }
+      expect(ticks).toBe(10);
+      expect(settled).toBe(false);
+      expect(transfersOf(db, user).at(-1)?.memo).not.toBe('GET /waits');
+      other.prepare('COMMIT').run();
+      const result = await pending;
+      expect(result.created).toBe(true);
+      expect(transfersOf(db, user).at(-1)).toMatchObject({ amount: 1, memo: 'GET /waits' });
+      // The connection's own busy timeout is back for everything else.
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(checkInvariants(db)).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('gives up after the connection\'s busy timeout, as before, writing nothing', async () => {
+    const { db, user } = setup(100);
+    const other = openDb(db.name);
+    const before = transfersOf(db, user).length;
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      db.pragma('busy_timeout = 40');
+      const groups = new Metering(db, new ManualClock(Date.UTC(2026, 0, 1)), new SeededIds('group-commit-timeout'));
+      await expect(groups.chargeGrouped(groups.admit(user, 1), 1, 'GET /gives-up')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      expect(transfersOf(db, user)).toHaveLength(before);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(40);
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+});

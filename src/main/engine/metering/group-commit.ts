@@ -1,5 +1,6 @@
 import { type ChargeInput, type ChargeOutcome, chargeGroup, MAX_MEMO_CHARS, type TransferResult } from '../ledger';
 import { inWriteTx } from '../ledger/tx';
+import { prep } from '../ledger/prep';
 import { isDiskFull } from '../disk/space';
 import { SkeinError } from '../errors';
 import type { Db } from '../store/db';
@@ -14,6 +15,9 @@ export const CONNECTION_GONE_MESSAGE = 'The connection closed before the answer 
 /** A metered request whose charge a full disk refused: a 500, not answered, nothing charged. */
 export const DISK_FULL_MESSAGE =
   "Skein's disk is full: this request's charge could not be recorded, so it was not answered and nothing was charged. Retry once there is free space on the disk of Skein's data dir.";
+
+/** How soon a group waiting for another connection's write lock tries again. */
+export const LOCK_RETRY_MS = 2;
 
 /**
  * Request charges committed in groups: the charges queued while a group is open (below) are
@@ -39,13 +43,21 @@ export class GroupCommit {
   private generation = 0;
   private scheduled = false;
 
+  /** When the current wait for another connection's write lock began (performance.now(); null: not waiting). */
+  private lockWaitSinceMs: number | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** The connection's own busy timeout: how long a group waits for the lock in all. */
+  private readonly busyTimeoutMs: number;
+
   constructor(
     private readonly db: Db,
     /** At most this many charges per transaction, so one group never holds the write lock long. */
     private readonly maxGroup = 256,
     /** At most this many turns of the event loop a group stays open, so a response waits little. */
     private readonly maxTurns = 4,
-  ) {}
+  ) {
+    this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+  }
 
   /**
    * Queues a charge; `settled` runs once its outcome is known (the caller's reservation release).
@@ -74,10 +86,23 @@ export class GroupCommit {
     });
   }
 
-  /** Commits what is queued now. Also called directly before the database closes. */
-  flush(): void {
+  /**
+   * Commits what is queued now, once the write lock is free. Another connection holding it (a
+   * job's batch, `skein import` in its own process) is waited for off the event loop: the commit
+   * starts without SQLite's busy timeout and, refused, is tried again LOCK_RETRY_MS later, so the
+   * process answers every other request meanwhile (a free read, the app's pages, a job's status)
+   * instead of sleeping in SQLite's busy handler with the charge (an import's 1,000-record
+   * transactions hold the lock ~270 ms each). Once the connection's busy timeout has passed since
+   * the wait began, the commit waits inside SQLite as before, and fails as before if it must.
+   * `wait: false` (just before the database closes) does that at once.
+   */
+  flush(options: { wait?: boolean } = {}): void {
     this.scheduled = false;
     this.generation++;
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
     const queued = this.queue;
     if (queued.length === 0) return;
     this.queue = [];
@@ -96,8 +121,11 @@ export class GroupCommit {
       if (mine) mine.push(q);
       else byUser.set(q.input.userId, [q]);
     }
+    const waited = this.lockWaitSinceMs === null ? 0 : performance.now() - this.lockWaitSinceMs;
+    const tryOnly = options.wait !== false && waited < this.busyTimeoutMs && this.db.open && !this.db.inTransaction;
     try {
       if (!this.db.open) throw new Error('The database is closed; the charge was not written.');
+      if (tryOnly) prep(this.db, 'PRAGMA busy_timeout = 0').get();
       inWriteTx(this.db, () => {
         for (const [userId, mine] of byUser) {
           const first = mine[0]!.input;
@@ -117,6 +145,18 @@ export class GroupCommit {
         }
       });
     } catch (err) {
+      if (tryOnly && (err as { code?: string }).code === 'SQLITE_BUSY') {
+        // Another connection holds the write lock: nothing was written. The group waits, first in
+        // line, and the charges queued meanwhile join it.
+        this.lockWaitSinceMs ??= performance.now();
+        this.queue = group.concat(this.queue);
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.flush();
+        }, LOCK_RETRY_MS);
+        return;
+      }
+      this.lockWaitSinceMs = null;
       // The transaction failed (disk full, the lock not obtained within busy_timeout): nothing of
       // the group was written, so every charge in it fails. A full disk is said as such (issue 13):
       // "Internal error" sent the script's author looking for a bug in Skein.
@@ -126,7 +166,10 @@ export class GroupCommit {
         q.reject(why);
       }
       return;
+    } finally {
+      if (tryOnly && this.db.open) prep(this.db, `PRAGMA busy_timeout = ${this.busyTimeoutMs}`).get();
     }
+    this.lockWaitSinceMs = null;
     // Settled only now that the transaction has committed.
     for (const { outcome, resolve, reject, settled } of group) {
       settled?.();

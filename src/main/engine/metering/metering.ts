@@ -148,7 +148,7 @@ export class Metering {
 
   /** Commits the queued grouped charges now (before the database closes). */
   flush(): void {
-    this.groups.flush();
+    this.groups.flush({ wait: false });
   }
 
   private chargeInput(userId: number, items: number, requestRef: string) {
