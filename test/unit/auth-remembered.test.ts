@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testEngine } from '../helpers/engine';
+import { authenticate, createKey, revokeKey } from '../../src/main/engine/keys';
+import { grant } from '../../src/main/engine/ledger';
+import { meteringOf } from '../../src/main/engine/metering';
+
+// authenticate() reuses a key's row while the database is unchanged (keys/authenticate.ts): these
+// are the changes that must be seen by the very next request anyway.
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'accepted';
+}
+
+describe('a remembered key', () => {
+  it('is refused at once when revoked in this process', () => {
+    const engine = testEngine();
+    const { key } = createKey(engine, 'lab');
+    expect(authenticate(engine, key).name).toBe('lab');
+    expect(authenticate(engine, key).name).toBe('lab');
+    revokeKey(engine, key);
+    expect(refusal(() => authenticate(engine, key))).toMatch(/revoked/);
+  });
+
+  it('is refused from the next turn when another process revokes it, and its new limit applies', async () => {
+    const engine = testEngine();
+    const { key, keyId, user } = createKey(engine, 'lab');
+    expect(authenticate(engine, key).perMinuteLimit).toBe(120);
+    await nextTurn();
+    expect(authenticate(engine, key).perMinuteLimit).toBe(120);
+    // Another connection, as `skein users set-limit` and `skein keys revoke` in another process.
+    const other = new Database(join(engine.dataDir, 'skein.db'));
+    try {
+      other.prepare('UPDATE api_users SET per_minute_limit = 7 WHERE id = ?').run(user.id);
+      await nextTurn();
+      expect(authenticate(engine, key).perMinuteLimit).toBe(7);
+      other.prepare('UPDATE api_keys SET revoked_at_ms = 1 WHERE id = ?').run(keyId);
+      await nextTurn();
+      expect(refusal(() => authenticate(engine, key))).toMatch(/revoked/);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('carries the balance as it is after this process spends or grants', async () => {
+    const engine = testEngine();
+    const { key, user } = createKey(engine, 'lab', { credits: 10 });
+    expect(authenticate(engine, key).credits.available).toBe(10);
+    const metering = meteringOf(engine);
+    const reservation = metering.reserve(user.id, 1, authenticate(engine, key).credits);
+    metering.charge({ userId: user.id, reservation }, 3, 'GET /test');
+    expect(authenticate(engine, key).credits.available).toBe(7);
+    grant(engine.db, { transferId: 'test:more', userId: user.id, amount: 5, nowMs: engine.clock.nowMs() });
+    expect(authenticate(engine, key).credits.available).toBe(12);
+  });
+});
+
+describe('a remembered key, used after a quiet minute', () => {
+  it('still has its last use written once a minute', () => {
+    const engine = testEngine();
+    const { key, keyId } = createKey(engine, 'lab');
+    const usedAt = () => engine.db.prepare('SELECT last_used_at_ms FROM api_keys WHERE id = ?').pluck().get(keyId);
+    authenticate(engine, key);
+    const first = engine.clock.nowMs();
+    expect(usedAt()).toBe(first);
+    engine.clock.advance(30_000);
+    authenticate(engine, key);
+    expect(usedAt()).toBe(first);
+    engine.clock.advance(30_000);
+    authenticate(engine, key);
+    expect(usedAt()).toBe(first + 60_000);
+  });
+});
