@@ -72,8 +72,10 @@ export class SlidingLog {
       this.head = (this.head + 1) % this.capacity;
     }
     this.last = nowMs;
-    const after = this.inWindow(nowMs);
-    return { admitted: true, remaining: this.capacity - after.n, resetMs: after.oldest + this.windowMs - nowMs, retryAfterMs: 0 };
+    // The window now holds one more, the admission just made; a ring that was full dropped its
+    // head, which lay outside the window (n < capacity). So no second search (bench/api).
+    const oldestAfter = n === 0 ? nowMs : oldest;
+    return { admitted: true, remaining: this.capacity - n - 1, resetMs: oldestAfter + this.windowMs - nowMs, retryAfterMs: 0 };
   }
 
   /** The state without admitting anything (the account endpoint, headers of a refused request). */
