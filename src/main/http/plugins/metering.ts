@@ -9,7 +9,7 @@ import '../request-context';
 import { onSpecRoutes } from '../spec-hooks';
 
 // Metering of spec routes (config `spec: true`), after auth has set request.apiUser:
-// - preParsing: the rate limit. Every request with a valid key counts, whatever its parameters
+// - onRequest (after auth's, before the body is read): the rate limit. Every request with a valid key counts, whatever its parameters
 //   (a script that keeps sending bad requests is limited too); a 429 does not count.
 // - preHandler (after validation, so a bad parameter answers 422 rather than 402): the balance
 //   against config.maxCost (default 1; 0 = free), 402 before any work.
@@ -43,13 +43,16 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
   // Callback hooks on the spec routes only (spec-hooks.ts): no promise per hook per request on the
   // hot path (bench/api). A synchronous throw becomes the request's error, as a rejected promise would.
   onSpecRoutes(app, (config) => ({
-    preParsing(request, _reply, payload, done) {
+    // onRequest, after auth's (spec-hooks.ts appends in registration order) and before the body is
+    // read, as preParsing was: a route with no preParsing hook skips Fastify's preParsing runner
+    // (bench/api).
+    onRequest(request, _reply, done) {
       // Auth runs first and refuses a request without a valid key; this is the backstop.
       if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
       const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: config.maxCost === 0 };
       states.set(request, state);
       state.rate = metering.admitRate(state.userId, request.apiUser.perMinuteLimit);
-      done(null, payload);
+      done();
     },
     preHandler(request, _reply, done) {
       const state = states.get(request);
