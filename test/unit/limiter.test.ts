@@ -161,3 +161,18 @@ describe('RateLimit headers (draft-ietf-httpapi-ratelimit-headers-10)', () => {
     expect(retryAfterSeconds(ms)).toBe(s);
   });
 });
+
+describe('an admission answers what a look right after it sees', () => {
+  it('remaining and reset after each admission equal peek(), also once the ring has wrapped', () => {
+    const clock = new ManualClock(0);
+    const limiter = new RateLimiter(clock);
+    // Steps of 7 s against a limit of 5 in 60 s: the window fills, refuses, and the ring wraps.
+    for (let i = 0; i < 40; i++) {
+      clock.advance(i % 3 === 0 ? 7_000 : 1_000);
+      const r = limiter.tryAcquire(1, 5);
+      if (!r.admitted) continue;
+      const seen = limiter.peek(1, 5);
+      expect({ remaining: r.remaining, resetMs: r.resetMs }).toEqual({ remaining: seen.remaining, resetMs: seen.resetMs });
+    }
+  });
+});
