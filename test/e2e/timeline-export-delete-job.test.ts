@@ -52,7 +52,7 @@ describe('timeline to a file, and deleting a job (headless mode, demo corpus)', 
     await button.waitFor();
     expect(await button.textContent()).toBe('Export timeline to a file…');
     // The count beside it is what a job without max_count would hold: every post of this timeline.
-    await expect.poll(() => page.getByTestId('export-timeline-count').textContent()).toBe(` ${user.posts.toLocaleString('en-US')} posts in the corpus · `);
+    await expect.poll(() => page.getByTestId('export-timeline-count').textContent()).toBe(` ${user.posts.toLocaleString('en-US')} posts and replies in the corpus`);
     await expect.poll(() => page.getByTestId('timeline-status').textContent(), { timeout: 20_000 }).toMatch(/1 page loaded/);
 
     await button.click();
@@ -134,7 +134,7 @@ describe('timeline to a file, and deleting a job (headless mode, demo corpus)', 
         const context = await app.browser.newContext({ viewport: { width, height }, colorScheme });
         const page = await logIn(await context.newPage(), app.skein);
         await page.goto(`${app.skein.url}/#/timeline?user=${encodeURIComponent(`@${user.screen_name}`)}`);
-        await expect.poll(() => page.getByTestId('export-timeline-count').textContent()).toMatch(/\d posts? in the corpus/);
+        await expect.poll(() => page.getByTestId('export-timeline-count').textContent()).toMatch(/^ [\d,]+ posts? without replies in the corpus$/);
         await expect.poll(() => page.getByTestId('timeline-status').textContent(), { timeout: 20_000 }).toMatch(/1 page loaded/);
         const button = page.getByTestId('export-timeline');
         expect(await button.isVisible()).toBe(true);

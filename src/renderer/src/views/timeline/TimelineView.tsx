@@ -97,7 +97,9 @@ function ExportTimeline({ userId, kind }: { userId: string; kind: Kind }) {
           {' '}
           {/* Through an upstream the hold is the user's statuses_count: a ceiling, not a count. */}
           {estimate.data?.upstream ? `up to ${fmtInt(posts)}` : fmtInt(posts)} {posts === 1 ? 'post' : 'posts'}
-          {estimate.data?.upstream ? '' : ' in the corpus'} ·{' '}
+          {/* Named by tab: the Posts tab leaves replies out, so its count is below the activity card's. */}
+          {kind === 'tweets' ? ' without replies' : ' and replies'}
+          {estimate.data?.upstream ? '' : ' in the corpus'}
         </span>
       )}
     </>
