@@ -35,6 +35,11 @@ export function corpus(ctx: { quick: boolean }): { db: Db; scale: Scale } {
   const db = openDb(file);
   migrate(db);
   if (given) db.exec('ANALYZE');
+  // A given file is named by its size, not by the scale this run would have seeded (10M: "xl").
+  if (given) {
+    const posts = db.prepare('SELECT count(*) FROM posts').pluck().get() as number;
+    return { db, scale: posts >= 5_000_000 ? 'xl' : posts >= 500_000 ? 'large' : 'small' };
+  }
   return { db, scale };
 }
 

@@ -59,7 +59,7 @@ describe('every view at every size (headless mode, demo corpus)', () => {
           await page.locator('h1').first().waitFor();
           await page.waitForLoadState('networkidle');
           // Every part of the view has its data: a screenshot of placeholders shows nothing to look at.
-          await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: 30_000 });
+          await expect.poll(() => page.locator('.loading').count(), { timeout: 30_000 }).toBe(0);
           await screenshot(page, `view-${name}-${width}-${scheme}`);
           expect([name, await spills(page)]).toEqual([name, []]);
         }
