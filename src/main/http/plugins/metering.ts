@@ -9,8 +9,9 @@ import '../request-context';
 import { onSpecRoutes } from '../spec-hooks';
 
 // Metering of spec routes (config `spec: true`), after auth has set request.apiUser:
-// - onRequest (after auth's, before the body is read): the rate limit. Every request with a valid key counts, whatever its parameters
-//   (a script that keeps sending bad requests is limited too); a 429 does not count.
+// - onRequest (after auth's, before the body is read): the rate limit. Every request with a valid
+//   key counts, whatever its parameters (a script that keeps sending bad requests is limited too);
+//   a 429 does not count.
 // - preHandler (after validation, so a bad parameter answers 422 rather than 402): the balance
 //   against config.maxCost (default 1; 0 = free), 402 before any work.
 // - the route calls chargeRequest(request, items) once its answer is built: max(1, items); reads
