@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine/engine';
 import { compileQuery, countMatches, countReplies, pageSql, repliesPage, repliesPageSql, searchPage, type SearchRequest } from '../../src/main/engine/search';
 import { protectedTuning } from '../../src/main/engine/search/protected';
+import { upsertTweet } from '../../src/main/engine/corpus/write';
 import { testEngine } from '../helpers/engine';
-import { idOf, nameOfId, writeProtectedPosts, writeSearchCorpus } from '../helpers/search-corpus';
+import { idOf, nameOfId, tweetOf, writeProtectedPosts, writeSearchCorpus } from '../helpers/search-corpus';
 import { newestFirst, writeMidConversation } from '../fixtures/replies-corpus';
 
 // Protected accounts in the search (issue 12, part 7) and reply collection under a post that is
@@ -109,6 +110,22 @@ describe('the plans stay index-driven', () => {
     } finally {
       protectedTuning.maxIds = saved;
     }
+  });
+
+  it('a protected account with hundreds of posts is still left out by id (the 10M corpus has one with 579)', () => {
+    // 600 more of eve's posts, all "#foxes" and newer than every public one: the first page of
+    // #foxes reads past all of them and must still find only the public p8 and p1.
+    engine.db.transaction(() => {
+      for (let n = 1000; n < 1600; n++) {
+        upsertTweet(engine.db, tweetOf({ n, by: 'eve', day: '2024-02-01T00:00:00', text: `eve ${n}`, hashtags: ['foxes'] }), { retrievedAtMs: 1 });
+      }
+    })();
+    expect(compileQuery(engine.db, '#foxes').excludeIds).toHaveLength(603);
+    const sql = pageSql(engine.db, { query: '#foxes', limit: 20 });
+    expect(sql.sql).not.toMatch(/NOT IN|social_users/);
+    expect(plan(sql)).not.toMatch(/SEARCH p\b/);
+    expect(names({ query: '#foxes' })).toEqual(['p8', 'p1']);
+    expect(countMatches(engine.db, { query: '#foxes' })).toBe(2);
   });
 
   it('without a protected account the SQL has no such condition', () => {

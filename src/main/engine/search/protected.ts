@@ -14,13 +14,16 @@ import type { Sql } from './compile';
 export const PUBLIC_AUTHOR: Sql = { sql: 'p.user_id NOT IN (SELECT id FROM social_users WHERE protected = 1)', params: [] };
 
 /**
- * maxIds: protected accounts with at most this many posts in all are left out by post id, on the
- * driver's own id column, so a full-text or entity page reads no posts row at all (a first page
- * of `#tag` at 1M posts: 8 µs of SQL by id against 23 µs with the author condition, which reads
- * 21 posts rows and builds the list). More posts than that and the author condition is cheaper
- * than a long NOT IN list per statement. Exported for tests, which shrink it.
+ * maxIds: protected accounts with at most this many posts in all are left out by post id, so a
+ * full-text or entity page reads no posts row at all: a page drops them from the rows it read (a Set
+ * lookup, page.ts keptRows); counts and overviews put them in a NOT IN list. Past maxIds the author
+ * condition joins every candidate to its posts row. Measured at 10M posts (one protected account,
+ * 579 posts; docs/decisions.md "Search at 10M: protected posts by id up to 2,000"): a first page of
+ * `#tag` 38 µs by author against 22 µs by id, the nine shapes 0.63 of hand-written SQL against
+ * 0.81; reading the ids costs ~0.15 µs each, once per compile (87 µs for 579, ~300 µs for 2,000).
+ * Exported for tests, which shrink it.
  */
-export const protectedTuning = { maxIds: 100 };
+export const protectedTuning = { maxIds: 2_000 };
 
 /** How the plans leave protected accounts' posts out. */
 export type Exclusion =
