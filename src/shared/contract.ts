@@ -628,6 +628,9 @@ export interface InboxEntry {
   body: string;
 }
 
+/** 'utf8' refuses a file that is not valid UTF-8; 'latin1' reads it as Latin-1 (Windows-1252). Valid UTF-8 and files with a BOM are read as such either way. */
+export type ImportEncoding = 'utf8' | 'latin1';
+
 export interface ImportProgress {
   import_id: string;
   /** The file being read (while running) or a summary of the files (when done). */
@@ -883,7 +886,8 @@ export interface Handlers {
   'upstream.setKey': (args: { key: string | null }) => Promise<UpstreamState>;
 
   /** Imports files already on this machine (paths from the drop or the picker). */
-  'data.import': (args: { paths: string[] }) => Promise<{ import_id: string }>;
+  /** encoding: how files that are not UTF-8 (and have no byte-order mark) are read; default 'utf8' refuses them. */
+  'data.import': (args: { paths: string[]; encoding?: ImportEncoding }) => Promise<{ import_id: string }>;
 }
 
 export type HandlerName = keyof Handlers;

@@ -78,4 +78,40 @@ describe('the import report (headless mode)', () => {
     await screenshot(page, 'import-report-1024');
     await page.close();
   });
+
+  it('refuses a Latin-1 file with the app\'s way out, and reads it as Latin-1 once that is chosen', async () => {
+    // "Café 10€" in Windows-1252: é is 0xE9 and € 0x80, neither valid UTF-8.
+    const latin1 = join(files, 'latin1-posts.jsonl');
+    const line = post('9007199254741301', 'Café 10€');
+    writeFileSync(latin1, Buffer.concat([Buffer.from(line.slice(0, line.indexOf('Café')), 'latin1'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x31, 0x30, 0x80]), Buffer.from(`${line.slice(line.indexOf('€') + 1)}\n`, 'latin1')]));
+
+    const page = await logIn(await browser.newPage({ viewport: { width: 1440, height: 900 } }), skein);
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${skein.url}/#/settings`);
+    const refuse = page.getByRole('radio', { name: 'Refuse them' });
+    expect(await refuse.isChecked()).toBe(true);
+
+    await page.getByLabel('Files to import').setInputFiles([latin1]);
+    const row = () => page.locator('.import-report').first().locator('[data-testid="import-file"]');
+    await row().waitFor({ timeout: 30_000 });
+    const refused = (await row().locator('th, td').allTextContents()).join(' ');
+    // The app's words, not the CLI's --encoding flag.
+    expect(refused).toContain('not imported: not valid UTF-8 at byte');
+    expect(refused).toContain('choose "Read them as Latin-1" in Settings > Data and import it again');
+    expect(refused).not.toContain('--encoding');
+
+    await page.locator('.import-encoding label', { hasText: 'Read them as Latin-1' }).click();
+    await page.reload();
+    // Kept on this computer.
+    expect(await page.getByRole('radio', { name: 'Read them as Latin-1' }).isChecked()).toBe(true);
+    await page.locator('.import-encoding').scrollIntoViewIfNeeded();
+    await screenshot(page, 'import-latin1-setting-1440');
+    await page.getByLabel('Files to import').setInputFiles([latin1]);
+    await expect.poll(async () => (await row().locator('th, td').allTextContents()).map((t) => t.trim()), { timeout: 30_000 })
+      .toEqual(['latin1-posts.jsonl', 'Twitter API v1.1 (JSON Lines, read as Latin-1)', '1', '1', '0', '0', '0']);
+    // Windows-1252, as the setting says: 0x80 is the euro sign.
+    await page.goto(`${skein.url}/#/post/9007199254741301`);
+    await page.getByText('Café 10€').first().waitFor({ timeout: 15_000 });
+    await page.close();
+  });
 });

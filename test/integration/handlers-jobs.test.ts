@@ -187,6 +187,7 @@ describe('handlers: import', () => {
     await app.idle();
     expect(of(events, 'import.progress').filter((p) => p.done)[1]).toMatchObject({ added: 0 });
     expect(await dispatch(app.handlers, 'data.import', { paths: ['/no/such/file'] })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await dispatch(app.handlers, 'data.import', { paths: [file], encoding: 'cp1252' })).toMatchObject({ ok: false, error: { code: 'invalid', message: expect.stringContaining('utf8, latin1') } });
     await close();
   });
 });

@@ -16,6 +16,9 @@ const PROBLEMS_SHOWN = 5;
 // Per file, the first 20 problems with their line: the report's words say what is wrong; past 20
 // lines the analyst opens the file (the CLI's --json report lists the first 200 in all).
 const FILE_PROBLEMS_SHOWN = 20;
+/** The app's way to read a file that is not UTF-8 as Latin-1 (the CLI says --encoding latin1). */
+export const APP_LATIN1_HINT = '; if the file is Latin-1, choose "Read them as Latin-1" in Settings > Data and import it again';
+const ENCODINGS = ['utf8', 'latin1'] as const;
 
 /**
  * Starts importing files already on this machine (dropped or picked; in headless mode uploaded
@@ -32,11 +35,15 @@ export function startImport(engine: Engine, events: EventHub, raw: unknown, runn
     if (typeof p !== 'string' || p.length > 4096 || p.includes('\0')) throw fail.invalid('paths', 'each path is text.');
     if (!existsSync(p)) throw fail.invalid('paths', `no such file or folder: ${p}`);
   }
+  const encoding = args.encoding ?? 'utf8';
+  if (!ENCODINGS.includes(encoding as never)) throw fail.invalid('encoding', `expected one of ${ENCODINGS.join(', ')}.`);
   const importId = engine.ids.randomHex(6);
   const base: ImportProgress = { import_id: importId, file: '', bytes_done: 0, bytes_total: 0, records: 0, added: 0, updated: 0, skipped: 0, done: false, error: null, problems: [], files: [] };
   let lastEmit = 0;
   const counts = new Map<string, FileCounts>();
   const work = importPaths(engine.db, paths as string[], {
+    encoding: encoding as (typeof ENCODINGS)[number],
+    latin1Hint: APP_LATIN1_HINT,
     onFileDone: (file, c) => counts.set(file, c),
     onProgress: (p) => {
       const now = Date.now();

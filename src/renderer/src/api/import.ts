@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ImportProgress } from '../../../shared/contract';
+import { useImportEncoding } from '../stores/import-encoding';
 import { useUi } from '../stores/ui';
 import { useSkeinMutation } from './hooks';
 import { bridge } from './transport';
@@ -24,7 +25,7 @@ export function useImportFiles() {
         paths.push(await bridge.pathForFile(file));
       }
       start.mutate(
-        { paths },
+        { paths, encoding: useImportEncoding.getState().encoding },
         {
           // Stays until the import's end replaces it (events.ts, by the same key); a small import
           // may end before this answer arrives, and then there is nothing to announce.

@@ -33,10 +33,15 @@ export class EncodingError extends Error {
   ) {
     const at = `at byte ${offset.toLocaleString('en-US')}`;
     const which = byte === undefined ? ' (the file ends inside a character)' : ` (0x${byte.toString(16).toUpperCase().padStart(2, '0')})`;
-    const hint = encoding === 'utf-8' ? '; if the file is Latin-1, import it with --encoding latin1' : '';
-    super(`not valid ${ENCODING_NAMES[encoding]} ${at}${which}${hint}`);
+    super(`not valid ${ENCODING_NAMES[encoding]} ${at}${which}`);
   }
 }
+
+/**
+ * What a refusal for invalid UTF-8 adds: how to read the file as Latin-1 instead, in the words of
+ * the surface that started the import (ImportOptions.latin1Hint); the CLI's by default.
+ */
+export const LATIN1_CLI_HINT = '; if the file is Latin-1, import it with --encoding latin1';
 
 // --- validation: one streaming pass before the import, so a refused file imports nothing.
 

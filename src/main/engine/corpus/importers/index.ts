@@ -42,6 +42,8 @@ export interface ImportOptions {
    * UTF-8 files and files with a BOM are read as such either way, so it is safe for a whole run.
    */
   encoding?: FallbackEncoding;
+  /** Appended to a refusal for invalid UTF-8: how to read it as Latin-1 (default: the CLI's --encoding latin1). */
+  latin1Hint?: string;
 }
 
 const ARCHIVE_TWEETS = /(^|\/)data\/(tweets?|tweets?-part\d+)\.js$/;
@@ -167,7 +169,7 @@ function fileBytes(path: string): OpenBytes {
  * valid UTF-8 (with the offset of the first bad byte) and no --encoding latin1.
  */
 async function encodingFor(run: Run, file: string, head: Buffer, open: OpenBytes): Promise<FileEncoding | undefined> {
-  const choice = await chooseEncoding(head, open, run.options.encoding ?? 'utf8');
+  const choice = await chooseEncoding(head, open, run.options.encoding ?? 'utf8', run.options.latin1Hint);
   if ('encoding' in choice) return choice.encoding;
   run.report.files.push({ file, format: `not imported: ${choice.refused}`, records: 0 });
   return undefined;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { bomOf, decodeChunks, EncodingError, type FallbackEncoding, type FileEncoding, Utf16Validator, Utf8Validator } from './decode';
+import { bomOf, decodeChunks, EncodingError, type FallbackEncoding, type FileEncoding, LATIN1_CLI_HINT, Utf16Validator, Utf8Validator } from './decode';
 
 // How one file's text is read: its encoding chosen (BOM, else UTF-8, else the run's fallback) by a
 // validating pass over the whole file before anything is imported, then its decoded chunks for
@@ -27,7 +27,7 @@ async function validate(stream: Readable, encoding: FileEncoding): Promise<void>
 }
 
 /** The file's encoding, or why it is refused (naming the byte offset of the first bad byte). */
-export async function chooseEncoding(head: Buffer, open: OpenBytes, fallback: FallbackEncoding): Promise<Choice> {
+export async function chooseEncoding(head: Buffer, open: OpenBytes, fallback: FallbackEncoding, latin1Hint = LATIN1_CLI_HINT): Promise<Choice> {
   const bom = bomOf(head);
   const encoding = bom?.encoding ?? 'utf-8';
   try {
@@ -37,7 +37,7 @@ export async function chooseEncoding(head: Buffer, open: OpenBytes, fallback: Fa
     if (!(err instanceof EncodingError)) throw err;
     // A BOM states the encoding: only unmarked files fall back.
     if (!bom && fallback === 'latin1') return { encoding: 'latin1' };
-    return { refused: err.message };
+    return { refused: err.encoding === 'utf-8' ? err.message + latin1Hint : err.message };
   }
 }
 

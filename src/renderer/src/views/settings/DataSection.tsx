@@ -5,6 +5,7 @@ import { useSkein } from '../../api/hooks';
 import { useImportFiles } from '../../api/import';
 import { ErrorState } from '../../components/States';
 import { fmtBytes } from '../../format';
+import { useImportEncoding } from '../../stores/import-encoding';
 import { ImportReport } from './ImportReport';
 
 /** Data: where it lives, and importing files by dropping them or picking them. */
@@ -14,6 +15,8 @@ export function DataSection() {
   const [over, setOver] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   const { importFiles, reading: uploading, error: importError } = useImportFiles();
+  const encoding = useImportEncoding((s) => s.encoding);
+  const setEncoding = useImportEncoding((s) => s.setEncoding);
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -54,6 +57,20 @@ export function DataSection() {
         <button type="button" onClick={() => picker.current?.click()}>Choose files…</button>
         <input ref={picker} type="file" multiple hidden onChange={(e) => void importFiles(Array.from(e.target.files ?? []))} aria-label="Files to import" />
         {uploading ? <p className="muted small">Reading {uploading}…</p> : null}
+      </div>
+      <div className="import-encoding">
+        <span className="small" id="import-encoding-label">Files that are not UTF-8:</span>
+        <fieldset className="segmented" aria-labelledby="import-encoding-label">
+          <label className={encoding === 'utf8' ? 'on' : ''}>
+            <input type="radio" name="import-encoding" value="utf8" checked={encoding === 'utf8'} onChange={() => setEncoding('utf8')} />
+            Refuse them
+          </label>
+          <label className={encoding === 'latin1' ? 'on' : ''}>
+            <input type="radio" name="import-encoding" value="latin1" checked={encoding === 'latin1'} onChange={() => setEncoding('latin1')} />
+            Read them as Latin-1
+          </label>
+        </fieldset>
+        <span className="muted small">UTF-8 files and files with a byte-order mark are read as they are either way.</span>
       </div>
       {importError ? <ErrorState error={importError} /> : null}
       {imports.data.length ? (
