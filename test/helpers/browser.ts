@@ -7,15 +7,20 @@ export const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
 
 // These flags keep Chromium off a network that refuses it (background services, updates, sync)
 // and make it run as root in a container without a GPU.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const FLAGS = ['--no-sandbox', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless by default. `headful` (the table bench's SKEIN_BENCH_HEADFUL=1) opens a real window on
+ * the display in $DISPLAY (`xvfb-run` gives one), where Chromium paces frames by the screen's
+ * refresh rather than headless mode's software timer.
+ */
+export async function launchChromium(options: { headful?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     // Playwright gives each launch its own temporary profile (it refuses --user-data-dir here).
-    args: FLAGS,
-    headless: true,
+    args: options.headful ? FLAGS : ['--headless', '--disable-gpu', ...FLAGS],
+    headless: !options.headful,
   });
 }
 
