@@ -121,6 +121,36 @@ describe('WAL checkpointer', () => {
     expect(walFileBytes(engine)).toBeLessThan(3.5 * 1024 * 1024);
   });
 
+  it('starts the WAL over after a pass even when commits landed while it copied (a steady write load)', async () => {
+    const engine = testEngine();
+    const wal = manualCheckpointer(engine);
+    const sleep = new Int32Array(new SharedArrayBuffer(4));
+    // Not timed, but a race: an attempt tells something only when a commit landed after the
+    // PASSIVE began and none held the write lock when the RESTART asked for it. Up to 5 tries.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      write(engine, 16_000); // ~20 MiB of pages: the pass's PASSIVE copy takes a while
+      const passing = wal.pass();
+      // Small commits every ~1 ms while the worker copies, as metered requests' charge groups
+      // come; the PASSIVE copies only the frames that were there when it began. Sleeping (not
+      // spinning) leaves a core to the worker; stops once the PASSIVE has copied (nBackfill set).
+      for (let i = 0; i < 500 && walIndex(engine).nBackfill === 0; i++) {
+        write(engine, 2);
+        Atomics.wait(sleep, 0, 0, 1);
+      }
+      const written = walIndex(engine).mxFrame;
+      const pass = await passing;
+      if (written <= pass.walFrames || pass.restarted === 'busy') continue;
+      expect(pass.restarted).toBe('yes');
+      expect(walIndex(engine).nBackfill).toBe(written); // the late commits were copied too
+      write(engine, 2);
+      // The next writer started the WAL over: it rewrites the file's first frames instead of
+      // appending past ~20 MiB (new file pages, zeroed and allocated by the kernel, each commit).
+      expect(walIndex(engine).mxFrame).toBeLessThan(10);
+      return;
+    }
+    expect.fail('no attempt had a commit land during the PASSIVE with the write lock free after it');
+  });
+
   it('empties a WAL past its bound once the reader that pinned it is gone, and gives an idle WAL file back', async () => {
     const engine = testEngine();
     const wal = manualCheckpointer(engine, { boundBytes: 4 * 1024 * 1024, idleTruncateBytes: 512 * 1024 });

@@ -16,6 +16,8 @@ export interface WalPass {
   checkpointedFrames: number;
   walFileBytes: number;
   truncated: 'no' | 'yes' | 'busy';
+  /** After a PASSIVE that left frames, on a database written to since the previous pass: a RESTART without waiting. */
+  restarted: 'no' | 'yes' | 'busy';
 }
 
 export type ToWalWorker = { type: 'pass'; id: number } | { type: 'stop' };
