@@ -64,7 +64,8 @@ if (!isMainThread && parentPort) {
       // while the PASSIVE copies, so the next writer finds the WAL not fully copied and appends
       // instead of starting it over: measured, the WAL grew without pause (25 MB in 4 s of
       // requests) until the bound's TRUNCATE, and every commit wrote new file pages, which the
-      // kernel zeroes and allocates (a charge group's commit 96 -> 144 µs of CPU, wal-policy.ts).
+      // kernel zeroes and allocates (a group of 14 charges: 87-144 µs of CPU appending, 74-96 µs
+      // rewriting; docs/decisions.md).
       // RESTART copies the few frames written since, holding the write lock only for them (no
       // busy timeout: a writer in its transaction makes it a PASSIVE, at once), so the next
       // writer starts the WAL over and rewrites pages the file already has.

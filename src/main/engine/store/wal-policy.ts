@@ -3,7 +3,9 @@
 // Every pass runs a PASSIVE checkpoint: it copies the frames no reader still needs into the
 // database and never waits for or blocks anyone. Once every frame is copied, the next writer starts
 // the WAL again from its beginning, so under ordinary load the WAL stays at about one pass's worth
-// of writes. Two cases need a TRUNCATE, which copies what is left, waits for the readers of the
+// of writes. Commits landing while the PASSIVE copies (a steady load) would stop that, so a pass
+// on a database written to since the last one follows with a RESTART that does not wait
+// (wal-checkpointer-entry.ts). Two cases need a TRUNCATE, which copies what is left, waits for the readers of the
 // WAL to finish and empties it, holding the write lock meanwhile:
 // - a WAL past WAL_BOUND_BYTES. A writer that never pauses (`skein import` of a million records
 //   next to the app) starts each transaction while the previous one's frames are still being
