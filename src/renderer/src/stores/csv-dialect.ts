@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { CsvDialect } from '../../../shared/contract';
+import { keptChoice } from './kept-choice';
 
 // The CSV dialect the job form starts with (issue 16, csv_dialect): `excel` (a BOM so Excel reads
 // accents and emoji, and an apostrophe before text that Excel would run as a formula) or `plain`
@@ -8,15 +9,7 @@ import type { CsvDialect } from '../../../shared/contract';
 // there a file without the BOM shows "cafÃ©" and a post beginning with "=" runs as a formula.
 // An analyst who reads files in pandas or R sets plain once here. A per-machine preference in
 // localStorage, like the time zone and image settings; each job can still choose in its form.
-const STORAGE_KEY = 'skein.csvDialect';
-
-function stored(): CsvDialect {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY) === 'plain' ? 'plain' : 'excel';
-  } catch {
-    return 'excel';
-  }
-}
+const kept = keptChoice<CsvDialect>('skein.csvDialect', ['excel', 'plain'], 'excel');
 
 interface CsvDialectState {
   dialect: CsvDialect;
@@ -24,13 +17,9 @@ interface CsvDialectState {
 }
 
 export const useCsvDialect = create<CsvDialectState>((set) => ({
-  dialect: stored(),
+  dialect: kept.read(),
   setDialect(dialect) {
-    try {
-      window.localStorage.setItem(STORAGE_KEY, dialect);
-    } catch {
-      // Not kept, but in force for this session.
-    }
+    kept.write(dialect);
     set({ dialect });
   },
 }));

@@ -1,19 +1,13 @@
 import { create } from 'zustand';
+import { keptChoice } from './kept-choice';
 
 // Avatars, covers and badges in the corpus are URLs on the platform's image hosts: fetching one
 // tells that host which profile the analyst is looking at. So they are off until the analyst turns
 // them on. The choice is a per-machine preference kept in localStorage (the desktop app keeps it
 // in its profile under the data dir; a browser keeps it per address).
-const STORAGE_KEY = 'skein.remoteImages';
+// Storage that refuses (private mode, a locked-down profile) reads as off: the safe default.
+const kept = keptChoice<'on' | 'off'>('skein.remoteImages', ['on', 'off'], 'off');
 const POLICY_ID = 'skein-local-images-only';
-
-function stored(): boolean {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY) === 'on';
-  } catch {
-    return false; // storage refused (private mode, a locked-down profile): the safe default
-  }
-}
 
 /**
  * With remote images off, a second Content-Security-Policy (a meta tag) allows images only from the
@@ -41,13 +35,9 @@ interface RemoteImagesState {
 }
 
 export const useRemoteImages = create<RemoteImagesState>((set) => ({
-  enabled: stored(),
+  enabled: kept.read() === 'on',
   setEnabled(enabled) {
-    try {
-      window.localStorage.setItem(STORAGE_KEY, enabled ? 'on' : 'off');
-    } catch {
-      // Not kept, but still in force for this session.
-    }
+    kept.write(enabled ? 'on' : 'off');
     set({ enabled });
     applyImagePolicy(enabled);
   },
