@@ -160,6 +160,9 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
         await page.getByTestId('data-dir').waitFor();
         await page.locator('#images-title').evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await screenshot(page, `newcomer-settings-${width}-${colorScheme}`);
+        // Only the content column scrolls: nothing (a segmented control's hidden radio, say) makes
+        // the page itself taller than the window, which left a blank band under the sidebar.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBe(0);
         await context.close();
       }
     }
