@@ -63,7 +63,7 @@ describe('every view at every size (headless mode, demo corpus)', () => {
           await screenshot(page, `view-${name}-${width}-${scheme}`);
           expect([name, await spills(page)]).toEqual([name, []]);
           // Only the content column scrolls; the page itself is never taller than the window.
-          expect([name, await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)]).toEqual([name, 0]);
+          expect([name, await page.evaluate('document.documentElement.scrollHeight - window.innerHeight')]).toEqual([name, 0]);
         }
         await page.close();
       });

@@ -162,7 +162,7 @@ describe('a newcomer\'s first look (headless mode in Chromium)', () => {
         await screenshot(page, `newcomer-settings-${width}-${colorScheme}`);
         // Only the content column scrolls: nothing (a segmented control's hidden radio, say) makes
         // the page itself taller than the window, which left a blank band under the sidebar.
-        expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBe(0);
+        expect(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight')).toBe(0);
         await context.close();
       }
     }

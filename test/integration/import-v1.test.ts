@@ -8,6 +8,26 @@ const file = join(__dirname, '..', 'fixtures', 'corpus', 'v1-statuses.jsonl');
 type Row = Record<string, unknown>;
 
 describe('import: Twitter API v1.1 JSON Lines', () => {
+  it('lets the event loop turn between records of one chunk, so the app and the API answer while the app imports', async () => {
+    // The fixture is one read chunk: without the yield its records arrive as microtasks and
+    // nothing else runs until the file is done (the app's import shares the thread with the API).
+    // A batch per record, and at every turn of the event loop the posts written so far: turns
+    // between the records see the counts in between.
+    const { db } = testEngine();
+    const seen = new Set<number>();
+    let done = false;
+    const look = () => {
+      if (done) return;
+      seen.add(db.prepare('SELECT count(*) FROM posts').pluck().get() as number);
+      setImmediate(look);
+    };
+    setImmediate(look);
+    const report = await importPaths(db, [file], { batchSize: 1, yieldEveryMs: 0 });
+    done = true;
+    expect(report.added).toBe(4);
+    expect([...seen].filter((n) => n > 0 && n < 4).length).toBeGreaterThan(0);
+  });
+
   it('imports statuses, reports bad lines with file and line, and skips the rest of nothing', async () => {
     const { db } = testEngine();
     const report = await importPaths(db, [file]);
