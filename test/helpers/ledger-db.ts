@@ -9,7 +9,7 @@ import { tempDir } from './temp';
 
 /**
  * A real SQLite file with the schema up to the ledger (migrations below 030; 050, which moved the
- * opening grant from a trigger to the code that creates a user; 059, the upstream account) and the jobs table reduced to
+ * opening grant from a trigger to the code that creates a user; 059, the upstream account; 068, metering floats) and the jobs table reduced to
  * the two columns the ledger's contract names (id, status), so ledger tests and the simulation do
  * not depend on the jobs capability's other columns.
  */
@@ -20,7 +20,7 @@ export function ledgerDb(): Db & {
   addUser(name: string, credits?: number): number;
 } {
   const db = openDb(join(tempDir(), 'ledger.db'));
-  migrate(db, migrations.filter((m) => m.id < 30 || m.id === 50 || m.id === 59));
+  migrate(db, migrations.filter((m) => m.id < 30 || m.id === 50 || m.id === 59 || m.id === 68));
   db.exec(`CREATE TABLE jobs (id INTEGER PRIMARY KEY, status TEXT NOT NULL CHECK (status IN ('pending','processing','success','error')))`);
   const keys = { db, ids: new SeededIds('ledger-db'), clock: new ManualClock(0) };
   return Object.assign(db, {

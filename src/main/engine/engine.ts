@@ -5,6 +5,7 @@ import { openDb, type Db } from './store/db';
 import { migrate } from './store/migrate';
 import { makeDataDirPrivate, makeDbFilesPrivate } from './store/private-dir';
 import { startLedger } from './ledger/start';
+import { recoverFloats } from './metering/float-recovery';
 import { CHECKPOINT_EVERY_MS, startCheckpointer } from './ledger/checkpointer';
 import { envKeySource, type KeySource } from './upstream/key-source';
 import type { SecretKeeper } from './webhooks/secret-store';
@@ -63,7 +64,10 @@ export function createEngine(options: EngineOptions): Engine {
   try {
     makeDbFilesPrivate(dbFile);
     migrate(db);
-    if (options.startLedger !== false) startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
+    if (options.startLedger !== false) {
+      startLedger(db, clock.nowMs()); // releases holds of ended jobs; unsound books stop the start
+      recoverFloats(db, options.dataDir, clock.nowMs()); // settles the metering floats of API processes that are gone
+    }
   } catch (err) {
     db.close();
     throw err;

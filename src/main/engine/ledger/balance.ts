@@ -3,18 +3,27 @@ import type { Db } from '../store/db';
 import { prep } from './prep';
 import { availableOf, userAccount } from './accounts';
 import type { Balance } from './types';
+import { floatKeeperOf } from './float-keeper';
 
+/**
+ * The user's balance as this process sees it. A metering float of this process (float.ts) is the
+ * process's own reserve, not a job's hold: its undrawn credits count as available, and what was
+ * drawn on it in the journal counts as spent (posted), as it will be once the lock frees.
+ */
 export function balanceOf(db: Db, userId: number): Balance {
   const a = userAccount(db, userId);
+  const { free, journaled } = floatKeeperOf(db)?.shareOf(userId) ?? NO_SHARE;
   return {
     userId,
-    posted: a.credits_posted - a.debits_posted,
-    pending: a.debits_pending,
-    available: availableOf(a),
+    posted: a.credits_posted - a.debits_posted - journaled,
+    pending: a.debits_pending - free - journaled,
+    available: availableOf(a) + free,
     creditsPosted: a.credits_posted,
-    debitsPosted: a.debits_posted,
+    debitsPosted: a.debits_posted + journaled,
   };
 }
+
+const NO_SHARE = { free: 0, journaled: 0 };
 
 /**
  * balanceOf(db, userId).available alone: what a request's balance check needs, in one value

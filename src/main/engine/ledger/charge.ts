@@ -3,6 +3,7 @@ import type { Db } from '../store/db';
 import { type AccountRow, availableOf, userAccount } from './accounts';
 import { notEnoughCredits } from './messages';
 import { existing, insertIfNew, moveAccounts } from './append';
+import { floatKeeperOf } from './float-keeper';
 import { inWriteTx } from './tx';
 import { USAGE_ACCOUNT_ID, type TransferResult } from './types';
 import { checkAmount, checkTransferId, checkWholeId } from './validate';
@@ -55,6 +56,15 @@ export function chargeBatch(db: Db, inputs: readonly ChargeInput[]): ChargeOutco
         if (user.available < amount) {
           const found = existing(db, shape);
           if (found) return { ok: { transfer: found, created: false } };
+          const keeper = floatKeeperOf(db);
+          if (keeper && keeper.shareOf(userId).free > 0) {
+            // This process's metering float holds some of the user's credits: give them back first.
+            keeper.release(userId, input.nowMs);
+            user.account = userAccount(db, userId);
+            user.available = availableOf(user.account) - user.spent;
+          }
+        }
+        if (user.available < amount) {
           throw fail.paymentRequired(notEnoughCredits('request', amount, user.available, false));
         }
         const transfer = insertIfNew(db, { ...shape, memo: input.memo ?? null, createdAtMs: input.nowMs });

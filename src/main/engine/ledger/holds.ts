@@ -4,14 +4,16 @@ import type { Db } from '../store/db';
 import { availableOf, userAccount } from './accounts';
 import { notEnoughCredits } from './messages';
 import { append, existing } from './append';
+import { floatKeeperOf } from './float-keeper';
 import { inWriteTx } from './tx';
 import { type Hold, type TransferResult, USAGE_ACCOUNT_ID } from './types';
 import { checkAmount, checkTransferId, checkWholeId } from './validate';
 
-interface HoldRow {
+export interface HoldRow {
   transfer_id: string;
   account_id: number;
-  job_id: number;
+  job_id: number | null;
+  float_owner: string | null;
   amount: number;
   posted: number;
   voided: number;
@@ -19,12 +21,22 @@ interface HoldRow {
   user_id: number;
 }
 
-function toHold(r: HoldRow): Hold {
+export function toHold(r: HoldRow): Hold {
   const remaining = r.amount - r.posted - r.voided;
-  return { holdId: r.transfer_id, userId: r.user_id, jobId: r.job_id, amount: r.amount, posted: r.posted, voided: r.voided, remaining, open: r.closed_at_ms === null };
+  return {
+    holdId: r.transfer_id,
+    userId: r.user_id,
+    jobId: r.job_id,
+    floatOwner: r.float_owner,
+    amount: r.amount,
+    posted: r.posted,
+    voided: r.voided,
+    remaining,
+    open: r.closed_at_ms === null,
+  };
 }
 
-const HOLD_SELECT = `SELECT h.*, a.user_id FROM ledger_holds h JOIN ledger_accounts a ON a.id = h.account_id`;
+export const HOLD_SELECT = `SELECT h.*, a.user_id FROM ledger_holds h JOIN ledger_accounts a ON a.id = h.account_id`;
 
 export function getHold(db: Db, holdId: string): Hold {
   const row = prep(db, `${HOLD_SELECT} WHERE h.transfer_id = ?`).get(holdId) as HoldRow | undefined;
@@ -32,12 +44,16 @@ export function getHold(db: Db, holdId: string): Hold {
   return toHold(row);
 }
 
-/** Open holds, of one user or of all. */
+/**
+ * Open holds of jobs, of one user or of all. A metering float (float.ts) is not listed: it is the
+ * API process's own reserve for the user's requests, counted as available where this process
+ * shows a balance.
+ */
 export function openHolds(db: Db, userId?: number): Hold[] {
   const rows = (
     userId === undefined
-      ? prep(db, `${HOLD_SELECT} WHERE h.closed_at_ms IS NULL ORDER BY h.rowid`).all()
-      : prep(db, `${HOLD_SELECT} WHERE h.closed_at_ms IS NULL AND a.user_id = ? ORDER BY h.rowid`).all(userId)
+      ? prep(db, `${HOLD_SELECT} WHERE h.closed_at_ms IS NULL AND h.job_id IS NOT NULL ORDER BY h.rowid`).all()
+      : prep(db, `${HOLD_SELECT} WHERE h.closed_at_ms IS NULL AND h.job_id IS NOT NULL AND a.user_id = ? ORDER BY h.rowid`).all(userId)
   ) as HoldRow[];
   return rows.map(toHold);
 }
@@ -71,7 +87,13 @@ export function holdForJob(db: Db, input: HoldInput): Hold {
     const account = userAccount(db, userId);
     const shape = { id, kind: 'pending' as const, debitAccountId: account.id, creditAccountId: USAGE_ACCOUNT_ID, amount, jobId };
     if (existing(db, shape)) return getHold(db, id);
-    const available = availableOf(account);
+    let available = availableOf(account);
+    const keeper = available < amount ? floatKeeperOf(db) : undefined;
+    if (keeper && keeper.shareOf(userId).free > 0) {
+      // This process's float holds some of the user's credits for requests: the job takes them back.
+      keeper.release(userId, input.nowMs);
+      available = availableOf(userAccount(db, userId));
+    }
     if (available < amount) {
       throw fail.paymentRequired(notEnoughCredits('job', amount, available, true));
     }

@@ -185,7 +185,8 @@ function checkOrphanHolds(db: Db, add: Add): void {
 }
 
 /**
- * Open holds whose job is not pending or processing. Migration 030 (jobs) may not exist in this
+ * Open holds whose job is not pending or processing. A metering float has no job: it lives while
+ * its API process does (float.ts; a dead process's floats are closed by the metering's recovery). Migration 030 (jobs) may not exist in this
  * build or this test database yet; then no job is running and every open hold is one.
  */
 export function orphanHolds(db: Db): { holdId: string; jobId: number; jobStatus: string | null }[] {
@@ -195,8 +196,8 @@ export function orphanHolds(db: Db): { holdId: string; jobId: number; jobStatus:
       .prepare(
         hasJobs
           ? `SELECT h.transfer_id, h.job_id, j.status FROM ledger_holds h LEFT JOIN jobs j ON j.id = h.job_id
-             WHERE h.closed_at_ms IS NULL AND (j.id IS NULL OR j.status NOT IN ('pending', 'processing'))`
-          : `SELECT transfer_id, job_id, NULL AS status FROM ledger_holds WHERE closed_at_ms IS NULL`,
+             WHERE h.closed_at_ms IS NULL AND h.job_id IS NOT NULL AND (j.id IS NULL OR j.status NOT IN ('pending', 'processing'))`
+          : `SELECT transfer_id, job_id, NULL AS status FROM ledger_holds WHERE closed_at_ms IS NULL AND job_id IS NOT NULL`,
       )
       .all() as { transfer_id: string; job_id: number; status: string | null }[]
   ).map((r) => ({ holdId: r.transfer_id, jobId: r.job_id, jobStatus: r.status }));

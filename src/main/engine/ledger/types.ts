@@ -41,7 +41,10 @@ export interface Balance {
 export interface Hold {
   holdId: string;
   userId: number;
-  jobId: number;
+  /** The job it reserves for; null for a metering float. */
+  jobId: number | null;
+  /** A metering float's owner (an API process); null for a job's hold. */
+  floatOwner: string | null;
   amount: number;
   posted: number;
   voided: number;

@@ -1,9 +1,12 @@
-import { type ChargeInput, type ChargeOutcome, chargeGroup, MAX_MEMO_CHARS, type TransferResult } from '../ledger';
+import { type ChargeInput, type ChargeOutcome, chargeGroup } from '../ledger';
 import { inWriteTx } from '../ledger/tx';
 import { prep } from '../ledger/prep';
 import { isDiskFull } from '../disk/space';
 import { SkeinError } from '../errors';
 import type { Db } from '../store/db';
+import { memoOf } from './charge-memo';
+import type { Floats } from './floats';
+import type { JournalMove } from './float-journal';
 
 /**
  * A metered request whose connection was gone before its charge was committed (the client closed
@@ -18,6 +21,8 @@ export const DISK_FULL_MESSAGE =
 
 /** How soon a group waiting for another connection's write lock tries again. */
 export const LOCK_RETRY_MS = 2;
+/** How often journaled float charges with no request behind them are moved when the lock is free, and idle floats closed. */
+export const FLOAT_TIDY_MS = 1_000;
 
 /**
  * Request charges committed in groups: the charges queued while a group is open (below) are
@@ -49,14 +54,31 @@ export class GroupCommit {
   /** The connection's own busy timeout: how long a group waits for the lock in all. */
   private readonly busyTimeoutMs: number;
 
+  private readonly tidyTimer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly db: Db,
+    /** Metering floats (floats.ts): charges answered while another connection holds the lock. Null: every charge waits for the lock. */
+    private readonly floats: Floats | null = null,
     /** At most this many charges per transaction, so one group never holds the write lock long. */
     private readonly maxGroup = 256,
     /** At most this many turns of the event loop a group stays open, so a response waits little. */
     private readonly maxTurns = 4,
   ) {
     this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+    if (floats) {
+      // Charges answered from a float with no request after them would stay in the journal, and
+      // floats would stay open, until the next request: this moves them once the lock is free.
+      this.tidyTimer = setInterval(() => {
+        if (!this.scheduled && !this.retryTimer && this.queue.length === 0 && floats.wantsWrite()) this.flush();
+      }, FLOAT_TIDY_MS);
+      this.tidyTimer.unref();
+    }
+  }
+
+  /** No more tidying (the database is about to close). */
+  stop(): void {
+    if (this.tidyTimer) clearInterval(this.tidyTimer);
   }
 
   /**
@@ -64,7 +86,7 @@ export class GroupCommit {
    * `answerable` is asked when the group commits: false (the request's connection is gone) drops the
    * charge, which then rejects with CONNECTION_GONE_MESSAGE, so no credit pays for an answer never sent.
    */
-  charge(input: ChargeInput, settled?: () => void, answerable?: () => boolean): Promise<TransferResult> {
+  charge(input: ChargeInput, settled?: () => void, answerable?: () => boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ input, resolve, reject, settled, answerable });
       if (this.queue.length >= this.maxGroup) this.flush();
@@ -104,9 +126,10 @@ export class GroupCommit {
       this.retryTimer = null;
     }
     const queued = this.queue;
-    if (queued.length === 0) return;
+    const floatWork = this.floats?.wantsWrite() ?? false;
+    if (queued.length === 0 && !floatWork) return;
     this.queue = [];
-    const group: Queued[] = [];
+    let group: Queued[] = [];
     for (const q of queued) {
       if (q.answerable === undefined || q.answerable()) group.push(q);
       else {
@@ -114,7 +137,7 @@ export class GroupCommit {
         q.reject(new SkeinError('invalid', CONNECTION_GONE_MESSAGE));
       }
     }
-    if (group.length === 0) return;
+    if (group.length === 0 && !floatWork) return;
     const byUser = new Map<number, Queued[]>();
     for (const q of group) {
       const mine = byUser.get(q.input.userId);
@@ -122,32 +145,50 @@ export class GroupCommit {
       else byUser.set(q.input.userId, [q]);
     }
     const waited = this.lockWaitSinceMs === null ? 0 : performance.now() - this.lockWaitSinceMs;
-    const tryOnly = options.wait !== false && waited < this.busyTimeoutMs && this.db.open && !this.db.inTransaction;
+    // Float work alone (no charge queued) never waits for the lock: it is tried again later.
+    const floatOnly = group.length === 0;
+    const tryOnly = options.wait !== false && (floatOnly || waited < this.busyTimeoutMs) && this.db.open && !this.db.inTransaction;
+    let moved: JournalMove[] = [];
     try {
       if (!this.db.open) throw new Error('The database is closed; the charge was not written.');
       if (tryOnly) prep(this.db, 'PRAGMA busy_timeout = 0').get();
       inWriteTx(this.db, () => {
+        moved = this.floats?.settle() ?? [];
         for (const [userId, mine] of byUser) {
           const first = mine[0]!.input;
           try {
-            const results = chargeGroup(this.db, {
-              transferId: first.transferId,
-              userId,
-              amounts: mine.map((q) => q.input.amount),
-              nowMs: first.nowMs,
-              memo: memoOf(mine.map((q) => q.input.memo ?? '')),
-            });
+            const inputs = mine.map((q) => q.input);
+            const results =
+              this.floats?.chargeUser(userId, inputs, memoOfInputs) ??
+              chargeGroup(this.db, { transferId: first.transferId, userId, amounts: inputs.map((i) => i.amount), nowMs: first.nowMs, memo: memoOfInputs(inputs) });
             mine.forEach((q, i) => (q.outcome = results[i]));
           } catch (err) {
             // This user's group only (an unknown user): chargeGroup rolled back its own savepoint.
             for (const q of mine) q.outcome = { err };
           }
         }
+        this.floats?.maintain(byUser.keys());
       });
     } catch (err) {
       if (tryOnly && (err as { code?: string }).code === 'SQLITE_BUSY') {
-        // Another connection holds the write lock: nothing was written. The group waits, first in
-        // line, and the charges queued meanwhile join it.
+        // Another connection holds the write lock: nothing was written. What the users' floats
+        // cover is answered now from the journal; the rest waits, first in line, and the charges
+        // queued meanwhile join it.
+        if (floatOnly) return;
+        this.floats?.noteContention();
+        const answered = this.floats?.drawWhileBusy(byUser).answered ?? [];
+        if (answered.length) {
+          const done = new Set(answered);
+          group = group.filter((q) => !done.has(q));
+          for (const q of answered) {
+            q.settled?.();
+            q.resolve();
+          }
+        }
+        if (group.length === 0) {
+          this.lockWaitSinceMs = null;
+          return;
+        }
         this.lockWaitSinceMs ??= performance.now();
         this.queue = group.concat(this.queue);
         this.retryTimer = setTimeout(() => {
@@ -170,28 +211,24 @@ export class GroupCommit {
       if (tryOnly && this.db.open) prep(this.db, `PRAGMA busy_timeout = ${this.busyTimeoutMs}`).get();
     }
     this.lockWaitSinceMs = null;
+    this.floats?.afterCommit(moved);
     // Settled only now that the transaction has committed.
     for (const { outcome, resolve, reject, settled } of group) {
       settled?.();
-      if (outcome && 'ok' in outcome) resolve(outcome.ok);
+      if (outcome && 'ok' in outcome) resolve();
       else reject(outcome?.err);
     }
   }
-}
-
-/** One request: its own memo. Several: "3 requests: GET /a, GET /b, GET /c", cut at MAX_MEMO_CHARS. */
-function memoOf(memos: string[]): string {
-  if (memos.length === 1) return memos[0]!;
-  const text = `${memos.length} requests: ${memos.join(', ')}`;
-  return text.length <= MAX_MEMO_CHARS ? text : `${text.slice(0, MAX_MEMO_CHARS - 1)}…`;
 }
 
 interface Queued {
   input: ChargeInput;
   /** Set inside the transaction, acted on after it commits. */
   outcome?: ChargeOutcome;
-  resolve: (r: TransferResult) => void;
+  resolve: () => void;
   reject: (err: unknown) => void;
   settled?: () => void;
   answerable?: () => boolean;
 }
+
+const memoOfInputs = (inputs: readonly ChargeInput[]): string => memoOf(inputs.map((i) => i.memo ?? ''));

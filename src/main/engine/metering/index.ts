@@ -12,7 +12,7 @@ const perEngine = new WeakMap<Engine, Metering>();
 export function meteringOf(engine: Engine): Metering {
   let m = perEngine.get(engine);
   if (!m) {
-    m = new Metering(engine.db, engine.clock, engine.ids);
+    m = new Metering(engine.db, engine.clock, engine.ids, engine.dataDir);
     perEngine.set(engine, m);
   }
   return m;

@@ -9,6 +9,7 @@ import { RateLimiter, type RateState, rateLimitHeaders, retryAfterSeconds, retry
 import type { Db } from '../store/db';
 import { DEFAULT_MAX_COST, priceOf } from './prices';
 import { GroupCommit } from './group-commit';
+import { type Floats, openFloats } from './floats';
 import { type Reservation, Reservations } from './reservations';
 
 export interface Admission {
@@ -40,14 +41,21 @@ export class Metering {
   private readonly idPrefix: string;
   private nextCharge = 0;
 
+  /** Null without a data dir (tests of the metering alone), or when the journal could not be opened. */
+  private readonly floats: Floats | null;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     ids: IdSource,
+    /** With a data dir, charges are answered from a metering float while another connection holds the write lock (floats.ts). */
+    dataDir?: string,
   ) {
     this.limiter = new RateLimiter(clock);
-    this.groups = new GroupCommit(db);
-    this.idPrefix = `req:${clock.nowMs()}:${ids.randomHex(6)}`;
+    const process = `${clock.nowMs()}-${ids.randomHex(6)}`;
+    this.floats = dataDir === undefined ? null : openFloats(db, dataDir, process, clock);
+    this.groups = new GroupCommit(db, this.floats);
+    this.idPrefix = `req:${process.replace('-', ':')}`;
   }
 
   private user(userId: number): { name: string; limit: number } {
@@ -87,7 +95,7 @@ export class Metering {
   reserve(userId: number, maxCost: number = DEFAULT_MAX_COST, known?: { available: number; atLedgerWrite: number }): Reservation {
     if (maxCost > 0) {
       const available = known?.atLedgerWrite === ledgerWrites(this.db) ? known.available : availableFor(this.db, userId);
-      const free = available - this.reservations.of(userId);
+      const free = available + (this.floats?.shareOf(userId).free ?? 0) - this.reservations.of(userId);
       if (free < maxCost) {
         throw fail.paymentRequired(notEnoughCredits('request', maxCost, free, true));
       }
@@ -140,15 +148,17 @@ export class Metering {
     items: number,
     requestRef: string,
     answerable?: () => boolean,
-  ): Promise<TransferResult> {
+  ): Promise<void> {
     // The release rides on the queue entry rather than an async wrapper's finally: one promise per
     // request instead of three (bench/api).
     return this.groups.charge(this.chargeInput(admission.userId, items, requestRef), () => admission.reservation.release(), answerable);
   }
 
-  /** Commits the queued grouped charges now (before the database closes). */
+  /** Commits the queued grouped charges now, and posts and closes the floats (before the database closes). */
   flush(): void {
+    this.groups.stop();
     this.groups.flush({ wait: false });
+    this.floats?.shutdown();
   }
 
   private chargeInput(userId: number, items: number, requestRef: string) {

@@ -29,6 +29,7 @@ import m064 from './migrations/064_timeline_jobs';
 import m065 from './migrations/065_job_deleted';
 import m066 from './migrations/066_job_posts';
 import m067 from './migrations/067_search_filters';
+import m068 from './migrations/068_metering_floats';
 
 export interface Migration {
   id: number;
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   { id: 65, name: '065_job_deleted', sql: m065 },
   { id: 66, name: '066_job_posts', sql: m066 },
   { id: 67, name: '067_search_filters', sql: m067 },
+  { id: 68, name: '068_metering_floats', sql: m068 },
 ];
