@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/main/engine/clock';
@@ -48,10 +48,14 @@ function setup(credits = 10_000) {
 
 describe('metering floats', () => {
   it('answer charges while another connection holds the write lock, and post them once it is free', async () => {
-    const { db, user, other, charge, contend, metering, engine } = setup();
+    const { db, dataDir, user, other, charge, contend, metering, engine } = setup();
     try {
       await contend();
       expect(floatOwners(db)).toHaveLength(1);
+      // The journal and its WAL are private to the user, like skein.db.
+      const files = readdirSync(journalDir(dataDir));
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      for (const f of files) expect(statSync(join(journalDir(dataDir), f)).mode & 0o077).toBe(0);
       // The float is the process's reserve, not a job's hold: the balance shows it as available.
       expect(balanceOf(db, user)).toMatchObject({ available: 10_000 - 1, pending: 0 });
 

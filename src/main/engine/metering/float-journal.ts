@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-dir';
 
 /** One group of a user's request charges drawn on a float while the database's write lock was taken. */
 export interface JournalRow {
@@ -61,7 +62,9 @@ export class FloatJournal {
 
   /** Opens (or creates) the journal and takes its lock; throws SQLITE_BUSY when a live process has it. */
   constructor(readonly file: string) {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(file, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Created private before SQLite opens it: SQLite gives its -wal file the database file's mode.
+    closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
     this.db = new Database(file, { timeout: 0 }) as Db;
     try {
       this.db.pragma('locking_mode = EXCLUSIVE');

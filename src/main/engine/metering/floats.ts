@@ -1,4 +1,3 @@
-import { chmodSync } from 'node:fs';
 import type { Clock } from '../clock';
 import { availableFor, chargeGroup, type ChargeOutcome, postFromHold, voidHold } from '../ledger';
 import { openFloat, openFloatsOf } from '../ledger/float';
@@ -55,11 +54,6 @@ export class Floats implements FloatKeeper {
     private readonly clock: Clock,
   ) {
     this.journal = new FloatJournal(journalFile(dataDir, owner));
-    try {
-      chmodSync(this.journal.file, 0o600);
-    } catch {
-      // A file system without modes: the data dir's own permissions still apply.
-    }
     keepFloats(db, this);
   }
 

@@ -52,10 +52,11 @@ export class Metering {
     dataDir?: string,
   ) {
     this.limiter = new RateLimiter(clock);
-    const process = `${clock.nowMs()}-${ids.randomHex(6)}`;
-    this.floats = dataDir === undefined ? null : openFloats(db, dataDir, process, clock);
+    // This process's name: its request charges' id prefix, and its floats' owner and journal file.
+    const owner = `${clock.nowMs()}-${ids.randomHex(6)}`;
+    this.floats = dataDir === undefined ? null : openFloats(db, dataDir, owner, clock);
     this.groups = new GroupCommit(db, this.floats);
-    this.idPrefix = `req:${process.replace('-', ':')}`;
+    this.idPrefix = `req:${owner.replace('-', ':')}`;
   }
 
   private user(userId: number): { name: string; limit: number } {
