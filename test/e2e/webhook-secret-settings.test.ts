@@ -8,7 +8,8 @@ import { demoApp } from '../helpers/demo-app';
 // D-Bus session, as on a server or in CI), the secret is kept in the database, and the page says so
 // and why before and after it is set; a secret that cannot sign is refused with the reason.
 describe('the webhook signing secret in Settings where no keychain answers (headless mode)', () => {
-  const app = demoApp('skein-e2e-webhook-secret-', ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: '' });
+  // No session bus to find, and no display for libdbus to autolaunch one through.
+  const app = demoApp('skein-e2e-webhook-secret-', ['--no-demo'], { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/skein-no-bus', DISPLAY: '' });
 
   function storedSecret(): unknown {
     const db = openDb(dbFileOf(app.dataDir));
