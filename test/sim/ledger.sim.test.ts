@@ -6,12 +6,16 @@ import {
   balanceOf, charge, chargeBatch, chargeGroup, checkInvariants, getHold, grant, holdForJob, openHolds, findTransfer, postFromHold, voidHold,
 } from '../../src/main/engine/ledger';
 import { type Admission, Metering } from '../../src/main/engine/metering';
+import { FLOAT_IDLE_MS, Floats } from '../../src/main/engine/metering/floats';
+import { inWriteTx } from '../../src/main/engine/ledger/tx';
+import { tempDir } from '../helpers/temp';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerDb } from '../helpers/ledger-db';
 
 // A seeded simulation of the ledger under random grants, charges (alone and in batches), holds, posts, voids, failed
 // transactions, retries, concurrent requests and new users with their opening balances (0 included), with a second
-// connection playing the job worker.
+// connection playing the job worker, and this process's metering floats (metering/floats.ts): charges drawn on them
+// while the worker holds the write lock, posted, topped up and closed at commits, taken back by jobs and charges.
 // After every step: the invariants hold and every balance equals a plain model's.
 // A failure names its seed and step; replay it alone with SKEIN_SIM_SEED=<seed>.
 
@@ -43,7 +47,7 @@ function codeOf(fn: () => unknown): string {
   }
 }
 
-function simulate(seed: number): { steps: number; transfers: number; refused: Record<string, number> } {
+function simulate(seed: number): { steps: number; transfers: number; refused: Record<string, number>; floatDraws: number } {
   const random = mulberry32(seed);
   const int = (n: number) => Math.floor(random() * n);
   const pick = <T,>(xs: T[]): T => xs[int(xs.length)]!;
@@ -51,6 +55,8 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
   const worker = openDb(db.name); // the job worker's own connection, as in the app
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const metering = new Metering(db, clock, new SeededIds(`sim-${seed}`));
+  // Registered as the db's FloatKeeper: balanceOf below is the balance this process shows, float included.
+  const floats = new Floats(db, tempDir(), `sim-${seed}`, clock);
   try {
     const users = [1, db.addUser('u2'), db.addUser('u3'), db.addUser('u4')];
     const model = new Map<number, ModelUser>(users.map((u) => [u, { posted: 100_000, pending: 0 }]));
@@ -67,6 +73,7 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
     const refused: Record<string, number> = {};
     let nextJob = 1;
     let n = 0;
+    let floatDraws = 0;
     const now = () => clock.nowMs();
 
     for (let step = 0; step < STEPS; step++) {
@@ -77,7 +84,51 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
       const op = random();
       let what = '';
       try {
-        if (op < 0.08) {
+        if (random() < 0.15) {
+          const prices = Array.from({ length: 1 + int(6) }, () => 1 + int(30));
+          const inputs = prices.map((amount) => ({ transferId: `fl:${n++}`, userId: user, amount, nowMs: now(), memo: 'GET /sim' }));
+          if (random() < 0.5) {
+            what = 'a charge waited, so a commit places a float; then the worker holds the write lock and requests are answered from the float as far as it covers them';
+            floats.noteContention();
+            // Small balances here: any debit short of the ledger's available takes the float back, so it is placed anew.
+            inWriteTx(db, () => floats.maintain([user]));
+            const before = floats.shareOf(user).free;
+            worker.prepare('BEGIN IMMEDIATE').run();
+            try {
+              const { answered } = floats.drawWhileBusy(new Map([[user, inputs.map((input) => ({ input }))]]));
+              const drawn = answered.reduce((sum, q) => sum + q.input.amount, 0);
+              // The answered are the prices in order up to the first the float cannot cover.
+              expect(answered.map((q) => q.input)).toEqual(inputs.slice(0, answered.length));
+              expect(drawn).toBeLessThanOrEqual(before);
+              if (answered.length < inputs.length) expect(before - drawn).toBeLessThan(inputs[answered.length]!.amount);
+              m.posted -= drawn;
+              floatDraws += answered.length;
+            } finally {
+              worker.prepare('COMMIT').run();
+            }
+          } else {
+            what = "a commit with the lock free: the journal posted, the group's prices from the float, floats topped up or closed";
+            if (random() < 0.03) clock.advance(FLOAT_IDLE_MS);
+            let moved: ReturnType<Floats['settle']> = [];
+            const outcomes = inWriteTx(db, () => {
+              moved = floats.settle();
+              const r = floats.chargeUser(user, inputs, () => 'GET /sim') ?? chargeGroup(db, { transferId: inputs[0]!.transferId, userId: user, amounts: prices, nowMs: now() });
+              floats.maintain([user]);
+              return r;
+            });
+            floats.afterCommit(moved);
+            // Exactly the rule of a group without floats: each price in order, if what is left covers it.
+            prices.forEach((amount, i) => {
+              const o = outcomes[i]!;
+              if (available() >= amount) {
+                expect('ok' in o).toBe(true);
+                m.posted -= amount;
+              } else {
+                expect('err' in o && o.err instanceof SkeinError && o.err.code).toBe('payment_required');
+              }
+            });
+          }
+        } else if (op < 0.08) {
           what = 'grant';
           const amount = 1 + int(200);
           const transferId = `g:${n++}`;
@@ -253,8 +304,10 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
       }
     }
     for (const req of inflight) req.reservation.release();
+    floats.shutdown();
+    expect(checkInvariants(db)).toEqual([]);
     const transfers = db.prepare('SELECT count(*) FROM ledger_transfers').pluck().get() as number;
-    return { steps: STEPS, transfers, refused };
+    return { steps: STEPS, transfers, refused, floatDraws };
   } finally {
     worker.close();
     db.close();
@@ -266,5 +319,6 @@ describe('ledger simulation', () => {
     const r = simulate(seed);
     expect(r.transfers).toBeGreaterThan(STEPS / 3);
     expect(r.refused.payment_required ?? 0).toBeGreaterThan(0); // the low balances were exercised
+    expect(r.floatDraws).toBeGreaterThan(0); // requests were answered from floats while the worker held the lock
   }, 180_000);
 });

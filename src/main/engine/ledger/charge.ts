@@ -113,6 +113,14 @@ export function chargeGroup(db: Db, input: GroupChargeInput): ChargeOutcome[] {
     let available = availableOf(account);
     let sum = 0;
     const accepted = amounts.map((amount) => {
+      if (available < amount) {
+        const keeper = floatKeeperOf(db);
+        if (keeper && keeper.shareOf(userId).free > 0) {
+          // As in chargeBatch: this process's metering float gives its credits back first.
+          keeper.release(userId, input.nowMs);
+          available = availableOf(userAccount(db, userId)) - sum;
+        }
+      }
       if (available < amount) return fail.paymentRequired(notEnoughCredits('request', amount, available, false));
       available -= amount;
       sum += amount;

@@ -174,7 +174,7 @@ export class Floats implements FloatKeeper {
     }
     if (n < amounts.length) {
       const rest = amounts.slice(n);
-      if (free > 0) voidHold(this.db, { holdId: hold.holdId, transferId: `${hold.holdId}:void`, nowMs: rest[0]!.nowMs });
+      if (free > 0) this.close(hold, rest[0]!.nowMs);
       outcomes.push(...chargeGroup(this.db, { transferId: rest[0]!.transferId, userId, amounts: rest.map((i) => i.amount), nowMs: rest[0]!.nowMs, memo: memo(rest) }));
     }
     return outcomes;
@@ -189,7 +189,7 @@ export class Floats implements FloatKeeper {
     if (this.closed) return;
     const nowMs = this.clock.nowMs();
     if (this.idle()) {
-      if (this.mayHaveFloats) for (const h of openFloatsOf(this.db, this.owner)) this.close(h, nowMs);
+      if (this.mayHaveFloats) for (const h of openFloatsOf(this.db, this.owner)) this.tryClose(h, nowMs);
       return;
     }
     for (const userId of userIds) {
@@ -210,7 +210,25 @@ export class Floats implements FloatKeeper {
     }
   }
 
+  /** close() in a savepoint of its own: a float that cannot be closed now stays open, and the commit goes on. */
+  private tryClose(hold: Hold, nowMs: number): void {
+    try {
+      inWriteTx(this.db, () => this.close(hold, nowMs));
+    } catch {
+      // Closed at a later commit.
+    }
+  }
+
+  /**
+   * Voids what is left of a float, inside the caller's transaction. What was drawn on it in the
+   * journal is posted first: a void releases the whole remainder, journaled credits included, and
+   * those are spent (the ledger simulation found this when a top-up closed a float with charges
+   * still in the journal). Throws if the journal cannot be read, so the float stays open.
+   */
   private close(hold: Hold, nowMs: number): void {
+    if ((this.journaled.get(hold.holdId) ?? 0) > 0) {
+      moveJournal(this.db, this.journal.claimMoves().filter((m) => m.holdId === hold.holdId));
+    }
     voidHold(this.db, { holdId: hold.holdId, transferId: `${hold.holdId}:void`, nowMs });
   }
 
