@@ -43,12 +43,18 @@ function setup(credits = 10_000) {
     other.prepare('COMMIT').run();
     await waiting;
   }
-  return { dataDir, clock, engine, db, user, metering, other, charge, contend };
+  /** The server's shutdown: the metering's last flush (the floats posted and closed), then the connections. */
+  function close() {
+    metering.flush();
+    if (other.open) other.close();
+    if (engine.db.open) engine.close();
+  }
+  return { dataDir, clock, engine, db, user, metering, other, charge, contend, close };
 }
 
 describe('metering floats', () => {
   it('answer charges while another connection holds the write lock, and post them once it is free', async () => {
-    const { db, dataDir, user, other, charge, contend, metering, engine } = setup();
+    const { db, dataDir, user, other, charge, contend, close } = setup();
     try {
       await contend();
       expect(floatOwners(db)).toHaveLength(1);
@@ -78,14 +84,12 @@ describe('metering floats', () => {
       expect(balanceOf(db, user)).toMatchObject({ available: 10_000 - 7, posted: 10_000 - 7 });
       expect(checkInvariants(db)).toEqual([]);
     } finally {
-      metering.flush();
-      other.close();
-      engine.close();
+      close();
     }
   });
 
   it('let what the float cannot cover wait for the lock, and refuse only what the balance cannot', async () => {
-    const { db, user, other, charge, contend, metering, engine } = setup(FLOAT_CREDITS + 10);
+    const { db, user, other, charge, contend, close } = setup(FLOAT_CREDITS + 10);
     try {
       await contend();
       // The whole float, then 12 more: the 12 wait for the lock and are charged from the balance (9 left) and the float's rest.
@@ -105,14 +109,12 @@ describe('metering floats', () => {
       expect(balanceOf(db, user).available).toBe(FLOAT_CREDITS + 10 - 1 - (FLOAT_CREDITS - 5) - 12);
       expect(checkInvariants(db)).toEqual([]);
     } finally {
-      metering.flush();
-      other.close();
-      engine.close();
+      close();
     }
   });
 
   it('give their credits back to a job of the same process that needs them', async () => {
-    const { db, user, contend, metering, engine } = setup(1_500);
+    const { db, user, contend, close } = setup(1_500);
     try {
       await contend();
       expect(floatOwners(db)).toHaveLength(1);
@@ -121,8 +123,7 @@ describe('metering floats', () => {
       expect(hold.amount).toBe(1_400);
       expect(floatOwners(db)).toEqual([]);
     } finally {
-      metering.flush();
-      engine.close();
+      close();
     }
   });
 
@@ -146,7 +147,7 @@ describe('metering floats', () => {
   });
 
   it('of a live process are left alone by another start on the same data dir, which names them apart from jobs', async () => {
-    const { db, dataDir, contend, metering, engine } = setup();
+    const { db, dataDir, contend, close } = setup();
     try {
       await contend();
       const second = createEngine({ dataDir });
@@ -159,8 +160,7 @@ describe('metering floats', () => {
       );
       expect(floatOwners(db)).toHaveLength(1);
     } finally {
-      metering.flush();
-      engine.close();
+      close();
     }
   });
 

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/main/engine/clock';
 import { SkeinError } from '../../src/main/engine/errors';
 import { SeededIds } from '../../src/main/engine/ids';
 import {
-  balanceOf, charge, chargeBatch, chargeGroup, checkInvariants, getHold, grant, holdForJob, openHolds, findTransfer, postFromHold, voidHold,
+  balanceOf, charge, chargeBatch, chargeGroup, type ChargeOutcome, checkInvariants, getHold, grant, holdForJob, openHolds, findTransfer, postFromHold, voidHold,
 } from '../../src/main/engine/ledger';
 import { type Admission, Metering } from '../../src/main/engine/metering';
 import { FLOAT_IDLE_MS, Floats } from '../../src/main/engine/metering/floats';
@@ -81,6 +81,17 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
       const user = pick(users);
       const m = model.get(user)!;
       const available = () => m.posted - m.pending;
+      /** A group's rule: each price in order is accepted if what is left covers it, else refused alone (402). */
+      const expectGroupRule = (prices: number[], outcomes: ChargeOutcome[]) =>
+        prices.forEach((amount, i) => {
+          const o = outcomes[i]!;
+          if (available() >= amount) {
+            expect('ok' in o).toBe(true);
+            m.posted -= amount;
+          } else {
+            expect('err' in o && o.err instanceof SkeinError && o.err.code).toBe('payment_required');
+          }
+        });
       const op = random();
       let what = '';
       try {
@@ -117,16 +128,8 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
               return r;
             });
             floats.afterCommit(moved);
-            // Exactly the rule of a group without floats: each price in order, if what is left covers it.
-            prices.forEach((amount, i) => {
-              const o = outcomes[i]!;
-              if (available() >= amount) {
-                expect('ok' in o).toBe(true);
-                m.posted -= amount;
-              } else {
-                expect('err' in o && o.err instanceof SkeinError && o.err.code).toBe('payment_required');
-              }
-            });
+            // Exactly the rule of a group without floats.
+            expectGroupRule(prices, outcomes);
           }
         } else if (op < 0.08) {
           what = 'grant';
@@ -154,15 +157,7 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
           const transferId = `grp:${n++}`;
           const before = m.posted;
           const outcomes = chargeGroup(db, { transferId, userId: user, amounts, nowMs: now() });
-          amounts.forEach((amount, i) => {
-            const o = outcomes[i]!;
-            if (available() >= amount) {
-              expect('ok' in o).toBe(true);
-              m.posted -= amount;
-            } else {
-              expect('err' in o && o.err instanceof SkeinError && o.err.code).toBe('payment_required');
-            }
-          });
+          expectGroupRule(amounts, outcomes);
           const posted = before - m.posted;
           // One transfer for what was accepted; none when nothing was.
           expect(findTransfer(db, transferId)?.amount).toBe(posted > 0 ? posted : undefined);
