@@ -40,6 +40,8 @@ export class Floats implements FloatKeeper {
   private readonly journal: FloatJournal;
   /** Drawn in the journal and not yet posted, per hold (the journal's sums, read after each change). */
   private journaled = new Map<string, number>();
+  /** Posted by this transaction's settle() and still counted in `journaled` until afterCommit(). */
+  private settledInTx = new Map<string, number>();
   /** False until this process opens a float: a balance read then costs no query. */
   private mayHaveFloats = false;
   private contendedAtMs = -Infinity;
@@ -140,7 +142,15 @@ export class Floats implements FloatKeeper {
     } catch {
       return []; // the journal cannot be written now (a full disk): its charges wait, the group's do not
     }
-    return moveJournal(this.db, moves);
+    const moved = moveJournal(this.db, moves);
+    this.settledInTx = new Map();
+    for (const m of moved) this.settledInTx.set(m.holdId, (this.settledInTx.get(m.holdId) ?? 0) + m.amount);
+    return moved;
+  }
+
+  /** Drawn on the hold in the journal and not posted, as this transaction sees it. */
+  private unposted(holdId: string): number {
+    return (this.journaled.get(holdId) ?? 0) - (this.settledInTx.get(holdId) ?? 0);
   }
 
   /**
@@ -157,14 +167,17 @@ export class Floats implements FloatKeeper {
   }
 
   private chargeFrom(hold: Hold, userId: number, amounts: readonly Pending['input'][], memo: (inputs: readonly Pending['input'][]) => string): ChargeOutcome[] {
-    let free = hold.remaining;
+    // What the journal still holds on this float is spent: only the rest may pay (a settle that
+    // could not read the journal leaves rows unposted).
+    const start = hold.remaining - this.unposted(hold.holdId);
+    let free = start;
     let n = 0;
     while (n < amounts.length && amounts[n]!.amount <= free) free -= amounts[n++]!.amount;
     const outcomes: ChargeOutcome[] = [];
     if (n > 0) {
       const covered = amounts.slice(0, n);
       const first = covered[0]!;
-      const sum = hold.remaining - free;
+      const sum = start - free;
       try {
         const result = postFromHold(this.db, { holdId: hold.holdId, transferId: first.transferId, amount: sum, nowMs: first.nowMs, memo: memo(covered) });
         for (let i = 0; i < n; i++) outcomes.push({ ok: result });
@@ -234,6 +247,7 @@ export class Floats implements FloatKeeper {
 
   /** After the commit: the posted charges leave the journal. */
   afterCommit(moved: readonly JournalMove[]): void {
+    this.settledInTx = new Map();
     if (this.closed) return;
     if (moved.length) {
       try {
@@ -244,6 +258,11 @@ export class Floats implements FloatKeeper {
       this.journaled = this.journal.journaledByHold();
     }
     if (this.mayHaveFloats && this.idle() && openFloatsOf(this.db, this.owner).length === 0) this.mayHaveFloats = false;
+  }
+
+  /** The commit's transaction failed: nothing settle() posted is in the ledger. */
+  afterRollback(): void {
+    this.settledInTx = new Map();
   }
 
   /** FloatKeeper: a job of this user needs the credits (inside its transaction). */

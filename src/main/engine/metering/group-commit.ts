@@ -170,6 +170,7 @@ export class GroupCommit {
         this.floats?.maintain(byUser.keys());
       });
     } catch (err) {
+      this.floats?.afterRollback();
       if (tryOnly && (err as { code?: string }).code === 'SQLITE_BUSY') {
         // Another connection holds the write lock: nothing was written. What the users' floats
         // cover is answered now from the journal; the rest waits, first in line, and the charges
