@@ -106,7 +106,7 @@ function simulate(seed: number): { steps: number; transfers: number; refused: Re
             const before = floats.shareOf(user).free;
             worker.prepare('BEGIN IMMEDIATE').run();
             try {
-              const { answered } = floats.drawWhileBusy(new Map([[user, inputs.map((input) => ({ input }))]]));
+              const answered = floats.drawWhileBusy(new Map([[user, inputs.map((input) => ({ input }))]]));
               const drawn = answered.reduce((sum, q) => sum + q.input.amount, 0);
               // The answered are the prices in order up to the first the float cannot cover.
               expect(answered.map((q) => q.input)).toEqual(inputs.slice(0, answered.length));

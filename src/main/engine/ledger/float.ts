@@ -24,7 +24,7 @@ export interface FloatInput {
   nowMs: number;
 }
 
-export const FLOAT_MEMO = 'held by the API server for requests answered while another program writes to the database';
+const FLOAT_MEMO = 'held by the API server for requests answered while another program writes to the database';
 
 /** Opens a float of `amount` credits (> 0, <= available). Same transferId again: the same hold. */
 export function openFloat(db: Db, input: FloatInput): Hold {

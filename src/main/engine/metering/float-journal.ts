@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
+import { requestsMemo } from './charge-memo';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-dir';
 
 /** One group of a user's request charges drawn on a float while the database's write lock was taken. */
@@ -105,7 +106,7 @@ export class FloatJournal {
       )
       .all() as (Omit<JournalMove, 'transferId' | 'memo'> & { requests: number; first: number; memos: string })[];
     const idOf = this.db.prepare('SELECT transfer_id FROM charges WHERE rowid = ?').pluck();
-    return moves.map(({ first, requests, memos, ...m }) => ({ ...m, transferId: idOf.get(first) as string, memo: memoOfMove(requests, memos) }));
+    return moves.map(({ first, requests, memos, ...m }) => ({ ...m, transferId: idOf.get(first) as string, memo: requestsMemo(requests, memos) }));
   }
 
   /** The journal is empty: nothing drawn waits to be posted. */
@@ -133,10 +134,4 @@ export class FloatJournal {
     this.db.close();
     if (empty) for (const suffix of ['', '-wal', '-shm']) rmSync(this.file + suffix, { force: true });
   }
-}
-
-/** "1 request: GET /a" as it was; several: "250 requests: GET /a, GET /b, …", within the ledger's 500 characters. */
-function memoOfMove(requests: number, memos: string): string {
-  const text = requests === 1 ? memos : `${requests} requests: ${memos}`;
-  return text.length <= 500 ? text : `${text.slice(0, 499)}…`;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { availableFor, chargeGroup, type ChargeOutcome, postFromHold, voidHold } from '../ledger';
+import { availableFor, chargeGroup, type ChargeInput, type ChargeOutcome, postFromHold, voidHold } from '../ledger';
 import { openFloat, openFloatsOf } from '../ledger/float';
 import { inWriteTx } from '../ledger/tx';
 import { type FloatKeeper, keepFloats } from '../ledger/float-keeper';
@@ -20,8 +20,9 @@ export const FLOAT_REFILL_BELOW = FLOAT_CREDITS / 2;
 /** Floats are closed once no charge has waited for the lock for this long. */
 export const FLOAT_IDLE_MS = 60_000;
 
+/** A queued charge as the group commit holds it. */
 interface Pending {
-  input: { transferId: string; userId: number; amount: number; nowMs: number; memo?: string };
+  input: ChargeInput;
 }
 
 /**
@@ -85,10 +86,10 @@ export class Floats implements FloatKeeper {
    * not fit) by writing it to the journal in one commit. Returns the charges answered; the rest
    * wait for the lock. Nothing is answered if the journal cannot be written.
    */
-  drawWhileBusy<Q extends Pending>(byUser: Map<number, Q[]>): { answered: Q[]; rows: JournalRow[] } {
+  drawWhileBusy<Q extends Pending>(byUser: Map<number, Q[]>): Q[] {
     const answered: Q[] = [];
     const rows: JournalRow[] = [];
-    if (!this.mayHaveFloats || this.closed) return { answered, rows };
+    if (!this.mayHaveFloats || this.closed) return answered;
     for (const [userId, mine] of byUser) {
       const hold = this.floatOf(userId);
       if (!hold) continue;
@@ -113,15 +114,15 @@ export class Floats implements FloatKeeper {
       });
       answered.push(...covered);
     }
-    if (rows.length === 0) return { answered, rows };
+    if (rows.length === 0) return answered;
     try {
       this.journal.add(rows);
     } catch {
       // A full disk, most likely: the charges wait for the lock instead, as without a float.
-      return { answered: [], rows: [] };
+      return [];
     }
     this.journaled = this.journal.journaledByHold();
-    return { answered, rows };
+    return answered;
   }
 
   /** True when a commit has float work even with no charge queued: a journal to post, or floats to close. */

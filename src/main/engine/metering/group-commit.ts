@@ -177,7 +177,7 @@ export class GroupCommit {
         // queued meanwhile join it.
         if (floatOnly) return;
         this.floats?.noteContention();
-        const answered = this.floats?.drawWhileBusy(byUser).answered ?? [];
+        const answered = this.floats?.drawWhileBusy(byUser) ?? [];
         if (answered.length) {
           const done = new Set(answered);
           group = group.filter((q) => !done.has(q));
