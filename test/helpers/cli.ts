@@ -14,7 +14,11 @@ export async function runCli(...argv: string[]): Promise<{ code: number; out: st
   const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.join(' ')}\n`));
   const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
   try {
-    const code = await main(argv);
+    // `skein import` lowers its process's CPU priority (cli/background-priority.ts), which in-process
+    // would slow the rest of this test file's fork; test/integration/import-priority.test.ts checks
+    // the default on a real process.
+    const args = argv[0] === 'import' && !argv.includes('--priority') ? [...argv, '--priority', 'normal'] : argv;
+    const code = await main(args);
     return { code, out: out.join('\n'), err: err.join('') };
   } finally {
     log.mockRestore();

@@ -1,6 +1,7 @@
 import { createEngine } from '../engine/engine';
 import { formatReport, importPaths } from '../engine/corpus/importers';
 import type { FallbackEncoding } from '../engine/corpus/importers/decode';
+import { lowerPriority } from './background-priority';
 import { type Command, parseCommandArgs, UsageError } from './command';
 
 // `skein import FILE|DIR...`: format detected from content; progress on stderr; the final counts
@@ -19,6 +20,20 @@ const ENCODING_HELP = [
   '                     the others are read as before, so a folder mixing both imports correctly.',
 ].join('\n');
 
+const PRIORITY_HELP = [
+  'The import runs at a lower CPU priority than the app (nice 10; below normal on Windows), so the app and its API',
+  'answer as fast as usual while it runs; alone on the machine it is as fast as at normal priority.',
+  '  --priority normal  run it at the priority it was started with instead.',
+].join('\n');
+
+/** --priority: low (the default) or normal. */
+function priorityOption(value: unknown): 'low' | 'normal' {
+  if (value === undefined) return 'low';
+  const v = String(value).toLowerCase();
+  if (v === 'low' || v === 'normal') return v;
+  throw new UsageError(`--priority takes normal (or low, the default), not '${String(value)}'.`);
+}
+
 /** --encoding: utf8 (the default) or latin1; anything else is a usage mistake. */
 function encodingOption(value: unknown): FallbackEncoding | undefined {
   if (value === undefined) return undefined;
@@ -31,15 +46,17 @@ function encodingOption(value: unknown): FallbackEncoding | undefined {
 export const importCommand: Command = {
   name: 'import',
   summary: 'Import posts, articles and spaces: service JSON, Twitter v1.1 / v2 (twarc2) files, X archives (folder or zip).',
-  usage: 'skein import FILE|DIR... [--encoding latin1] [--json] [--data-dir DIR]',
+  usage: 'skein import FILE|DIR... [--encoding latin1] [--priority normal] [--json] [--data-dir DIR]',
   async run(argv) {
-    const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' }, encoding: { type: 'string' } }, true);
+    const { values, positionals, dataDir, help } = parseCommandArgs(argv, { json: { type: 'boolean' }, encoding: { type: 'string' }, priority: { type: 'string' } }, true);
     if (help) {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}\n\n${ENCODING_HELP}\n\nImporting the same file twice adds nothing. Exit code 0: all imported; ${EXIT_WITH_PROBLEMS}: finished, some records or files refused (listed); 1: stopped by an error.`);
+      console.log(`${this.summary}\n\nUsage: ${this.usage}\n\n${ENCODING_HELP}\n\n${PRIORITY_HELP}\n\nImporting the same file twice adds nothing. Exit code 0: all imported; ${EXIT_WITH_PROBLEMS}: finished, some records or files refused (listed); 1: stopped by an error.`);
       return 0;
     }
     const encoding = encodingOption(values.encoding);
+    const priority = priorityOption(values.priority);
     if (positionals.length === 0) throw new UsageError('name at least one file or folder to import.');
+    if (priority === 'low') lowerPriority();
     const engine = createEngine({ dataDir });
     try {
       let lastFile = '';
