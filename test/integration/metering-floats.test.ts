@@ -185,6 +185,43 @@ describe('metering floats', () => {
     }
   });
 
+  it('of a killed process go aside with their database at a restore, and come back when that database is restored', async () => {
+    const dataDir = tempDir();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'metering-float-child.ts'), dataDir], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const { user } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { user: number };
+    const journals = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.db')) : []);
+    expect(journals(journalDir(dataDir))).toHaveLength(1);
+
+    // Another history restored over it: the dead server's charges belong to the replaced database.
+    const other = tempDir();
+    createEngine({ dataDir: other }).close();
+    const backup = join(tempDir(), 'other.db');
+    expect((await runCli('backup', '--to', backup, '--data-dir', other)).code).toBe(0);
+    const restored = await runCli('restore', backup, '--force', '--json', '--data-dir', dataDir);
+    expect(restored.code, restored.err).toBe(0);
+    const report = JSON.parse(restored.out) as { kept_aside: string; journals_kept_aside: number; journals_restored: number };
+    expect(report).toMatchObject({ journals_kept_aside: 1, journals_restored: 0 });
+    expect(journals(journalDir(dataDir))).toEqual([]);
+    expect(journals(join(report.kept_aside, 'metering'))).toHaveLength(1);
+    createEngine({ dataDir }).close(); // a start on the restored database finds no journal to post
+
+    // The kept database put back: its journal comes along and the next start posts it there.
+    const back = await runCli('restore', join(report.kept_aside, 'skein.db'), '--force', '--data-dir', dataDir);
+    expect(back.code, back.err).toBe(0);
+    expect(back.out).toContain(`Brought 1 metering journal along from beside ${join(report.kept_aside, 'skein.db')}: the next start writes their charges to the ledger.`);
+    expect(back.out).not.toMatch(/Moved \d+ metering journal/);
+    const engine = createEngine({ dataDir });
+    try {
+      expect(transfersOf(engine.db, user).find((t) => t.memo === '2 requests: GET /journaled-a, GET /journaled-b')).toMatchObject({ amount: 5, kind: 'post_pending' });
+      expect(balanceOf(engine.db, user)).toMatchObject({ available: 5_000 - 6, pending: 0 });
+      expect(floatOwners(engine.db)).toEqual([]);
+      expect(checkInvariants(engine.db)).toEqual([]);
+    } finally {
+      engine.close();
+    }
+  });
+
   it('post a journal move once, however often it is tried again, and each later row in a move of its own', () => {
     const dataDir = tempDir();
     const engine = createEngine({ dataDir });

@@ -66,6 +66,12 @@ export function restoreLines(r: RestoreReport): string[] {
   if (e.kept_different.length) lines.push(`Kept the file in exports/ where the backup's copy differs: ${listed(e.kept_different)}.`);
   if (e.moved_aside) lines.push(`Moved ${plural(e.moved_aside, 'export file')} of the replaced database to ${r.kept_aside}/skein.db.exports/.`);
   if (e.partial_moved) lines.push(`Moved ${plural(e.partial_moved, 'unfinished file')} of exports/.partial to ${r.kept_aside}/partial/: jobs that were running collect again from their first row, charging nothing twice.`);
+  if (r.journals_kept_aside) {
+    lines.push(
+      `Moved ${plural(r.journals_kept_aside, 'metering journal')} of the replaced database (requests its API answered and had not yet written to its ledger) to ${r.kept_aside}/metering/: restoring ${r.kept_aside}/skein.db brings them back.`,
+    );
+  }
+  if (r.journals_restored) lines.push(`Brought ${plural(r.journals_restored, 'metering journal')} along from beside ${r.from}: the next start writes their charges to the ledger.`);
   lines.push("Run 'skein doctor' to re-check the whole ledger; start Skein as usual.");
   return lines;
 }

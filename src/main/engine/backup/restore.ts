@@ -15,6 +15,7 @@ import { asBackupError, BackupError, fsMessage, oneLine } from './errors';
 import { databaseInUse } from './in-use';
 import { quickCheck } from './inspect';
 import { placeExports, type ExportsPlacement } from './restore-exports';
+import { bringJournals, moveJournalsAside } from './restore-journals';
 import { checkSqliteFile } from './sqlite-file';
 
 // `skein restore FILE`: FILE is checked as a file (sqlite-file.ts), copied into the data dir under
@@ -42,6 +43,10 @@ export interface RestoreReport {
   /** FILE.exports/ when it was there. */
   copies_from: string | null;
   exports: ExportsPlacement;
+  /** The replaced database's metering journals (charges not yet in its ledger), moved to kept_aside/metering/. */
+  journals_kept_aside: number;
+  /** Journals that came with FILE (a skein.db with a metering/ folder beside it), posted at the next start. */
+  journals_restored: number;
 }
 
 const JOURNALS = ['', '-wal', '-shm'] as const;
@@ -178,12 +183,18 @@ export function restoreDataDir(options: RestoreOptions): RestoreReport {
   const replacedRefs = existsSync(dbFile) ? refsOfReplaced(dbFile) : null;
   makeDataDirPrivate(dataDir);
   const moved: [string, string][] = [];
+  let journalsKeptAside = 0;
   try {
     for (const j of JOURNALS) {
       if (!existsSync(`${dbFile}${j}`)) continue;
       mkdirSync(asideDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       renameSync(`${dbFile}${j}`, join(asideDir, `skein.db${j}`));
       moved.push([join(asideDir, `skein.db${j}`), `${dbFile}${j}`]);
+    }
+    const journalsAside = moveJournalsAside(dataDir, asideDir);
+    if (journalsAside) {
+      moved.push(journalsAside.move);
+      journalsKeptAside = journalsAside.journals;
     }
     renameSync(tmp, dbFile);
   } catch (err) {
@@ -192,6 +203,12 @@ export function restoreDataDir(options: RestoreOptions): RestoreReport {
     throw new BackupError(`${fsMessage(err, dbFile, 'replace')} The current database was left in place.`);
   }
   fsyncDir(dataDir);
+  let journalsRestored: number;
+  try {
+    journalsRestored = bringJournals(from, dataDir);
+  } catch (err) {
+    throw asBackupError(err, (m) => `restored the database from ${from}, but copying its metering journals stopped: ${m}`);
+  }
 
   const copiesDir = exportsCopyDirOf(from);
   const hasCopies = statSync(copiesDir, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -216,5 +233,7 @@ export function restoreDataDir(options: RestoreOptions): RestoreReport {
     kept_aside: existsSync(asideDir) ? asideDir : null,
     copies_from: hasCopies ? copiesDir : null,
     exports,
+    journals_kept_aside: journalsKeptAside,
+    journals_restored: journalsRestored,
   };
 }
