@@ -14,6 +14,7 @@ import { Metering } from '../../src/main/engine/metering';
 import { FLOAT_CREDITS, FLOAT_IDLE_MS } from '../../src/main/engine/metering/floats';
 import { FloatJournal, journalDir } from '../../src/main/engine/metering/float-journal';
 import { openDb } from '../../src/main/engine/store/db';
+import { ledgerOf } from '../../src/main/engine/handlers/settings';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/temp';
 
@@ -83,6 +84,38 @@ describe('metering floats', () => {
       expect(lines.at(-1)).toMatchObject({ memo: 'GET /after', amount: 1 });
       expect(balanceOf(db, user)).toMatchObject({ available: 10_000 - 7, posted: 10_000 - 7 });
       expect(checkInvariants(db)).toEqual([]);
+    } finally {
+      close();
+    }
+  });
+
+  it('show the app\'s ledger as the balance it shows: each line\'s figure follows from the one before, the newest is the balance', async () => {
+    const { engine, db, user, other, charge, contend, close } = setup();
+    /** Every line's available figure is the older line's plus its own change; the newest is the balance above it. */
+    const consistent = () => {
+      const { balance, entries } = ledgerOf(engine, { user_id: user });
+      expect(entries[0]!.available_after).toBe(balance.available);
+      for (let i = 0; i + 1 < entries.length; i++) {
+        expect(entries[i]!.available_after - entries[i + 1]!.available_after, entries[i]!.memo).toBe(entries[i]!.amount - entries[i]!.held);
+      }
+      return entries;
+    };
+    try {
+      await contend();
+      expect(balanceOf(db, user).available).toBe(10_000 - 1);
+      // The float's hold holds nothing in this process's view: it is the process's reserve.
+      expect(consistent()[0]).toMatchObject({ available_after: 10_000 - 1, held: 0, kind: 'hold' });
+
+      other.prepare('BEGIN IMMEDIATE').run();
+      await Promise.all([charge(2, 'GET /a'), charge(3, 'GET /b')]);
+      // Drawn in the journal, not yet in the ledger: one line says so.
+      expect(consistent()[0]).toMatchObject({ amount: -5, status: 'pending', available_after: 10_000 - 6, memo: expect.stringContaining('written to the ledger when it is done') });
+      other.prepare('COMMIT').run();
+      await charge(1, 'GET /after');
+      const posted = consistent();
+      expect(posted.some((e) => e.status === 'pending' && e.kind === 'charge')).toBe(false);
+      expect(posted.find((e) => e.memo === '2 requests: GET /a, GET /b')).toMatchObject({ amount: -5, held: 0 });
+      expect(posted[0]!.available_after).toBe(10_000 - 7);
     } finally {
       close();
     }

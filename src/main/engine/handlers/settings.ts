@@ -3,6 +3,7 @@ import type { Engine } from '../engine';
 import { fail } from '../errors';
 import { createKey, findUserById, listKeys, MAX_OPENING_CREDITS, revokeKey } from '../keys';
 import { balanceOf, grant, latestTransfersOf, upstreamItemsOf } from '../ledger';
+import { floatKeeperOf } from '../ledger/float-keeper';
 import { checkWebhookSecret, sendTestEvent, setWebhook as setUserWebhook, type TestEventOutcome, webhookSettings } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
 
@@ -117,10 +118,10 @@ export function ledgerOf(engine: Engine, raw: unknown): { balance: Balance; entr
 }
 
 function ledgerEntries(engine: Engine, userId: number): LedgerEntry[] {
-  return latestTransfersOf(engine.db, userId, LEDGER_ROWS).map((t) => ({
+  const entries = latestTransfersOf(engine.db, userId, LEDGER_ROWS).map((t) => ({
     id: t.id,
     amount: t.direction === 'upstream' ? 0 : t.kind === 'posted' ? (t.direction === 'in' ? t.amount : -t.amount) : t.kind === 'post_pending' ? -t.amount : 0,
-    held: t.direction === 'upstream' || t.kind === 'posted' ? 0 : t.kind === 'pending' ? t.amount : -t.amount,
+    held: t.direction === 'upstream' || t.kind === 'posted' || t.ownFloat ? 0 : t.kind === 'pending' ? t.amount : -t.amount,
     available_after: t.availableAfter,
     upstream_items: t.direction === 'upstream' ? t.amount : 0,
     kind: t.direction === 'upstream' ? 'upstream' : t.kind === 'posted' ? (t.direction === 'in' ? 'grant' : 'charge') : (KIND_WORDS[t.kind] ?? t.kind),
@@ -128,7 +129,26 @@ function ledgerEntries(engine: Engine, userId: number): LedgerEntry[] {
     created_ms: t.createdAtMs,
     memo: t.memo ?? (t.jobId !== null ? `job ${t.jobId}` : ''),
   }));
+  // Requests this process answered from its float while another program held the database's
+  // write lock: spent in the balance shown above, in the ledger once the lock frees.
+  const journaled = floatKeeperOf(engine.db)?.shareOf(userId).journaled ?? 0;
+  if (journaled === 0) return entries;
+  const newest = entries[0]?.available_after ?? 0;
+  const unposted: LedgerEntry = {
+    id: 'not-yet-in-the-ledger',
+    amount: -journaled,
+    held: 0,
+    available_after: newest - journaled,
+    upstream_items: 0,
+    kind: 'charge',
+    status: 'pending',
+    created_ms: engine.clock.nowMs(),
+    memo: UNPOSTED_MEMO,
+  };
+  return [unposted, ...entries];
 }
+
+const UNPOSTED_MEMO = 'requests answered while another program writes to the database; written to the ledger when it is done';
 
 export async function setWebhook(engine: Engine, raw: unknown): Promise<ApiUserRow> {
   const args = record(raw);

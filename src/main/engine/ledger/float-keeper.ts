@@ -6,6 +6,8 @@ import type { Db } from '../store/db';
  * available, and a job's hold may take them back.
  */
 export interface FloatKeeper {
+  /** The process's name on its floats (ledger_holds.float_owner). */
+  readonly owner: string;
   /** The user's floats in this process: credits still undrawn, and credits drawn in the journal but not yet posted. */
   shareOf(userId: number): { free: number; journaled: number };
   /** Inside the caller's write transaction: posts the user's journaled charges and voids the user's floats. */
