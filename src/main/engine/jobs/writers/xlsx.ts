@@ -35,7 +35,7 @@ function cleanText(s: string): string {
 // memory: 1.4 GB of RSS at a million rows (bench/export.bench.ts). Every DRAIN_EVERY_ROWS rows we
 // wait until that entry stream (archiver's PassThrough, a readable-stream v2 object without the
 // writableLength getter) holds less than DRAIN_BELOW_BYTES: memory stays flat.
-const DRAIN_EVERY_ROWS = 500;
+export const DRAIN_EVERY_ROWS = 500;
 const DRAIN_BELOW_BYTES = 4 * 1024 * 1024;
 
 interface StreamState {
@@ -47,7 +47,8 @@ interface Piped {
 
 const buffered = (p: NonNullable<Piped['pipes']>[number]): number => (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0);
 
-async function drain(sheet: ExcelJS.Worksheet): Promise<void> {
+/** Waits until exceljs's stream for `sheet` has written out what it piled up (see above). */
+export async function drainXlsxSheet(sheet: ExcelJS.Worksheet): Promise<void> {
   const pipes = (sheet as unknown as { stream?: Piped }).stream?.pipes ?? [];
   for (const dest of pipes) {
     while (buffered(dest) > DRAIN_BELOW_BYTES) await new Promise((r) => setTimeout(r, 2));
@@ -102,7 +103,7 @@ export async function writeXlsxFromStaged(stagedPath: string, outPath: string, o
     row.commit();
     inSheet += 1;
     rows += 1;
-    if (rows % DRAIN_EVERY_ROWS === 0) await drain(sheet);
+    if (rows % DRAIN_EVERY_ROWS === 0) await drainXlsxSheet(sheet);
   }
   endSheet(sheet ?? startSheet());
   await workbook.commit();
