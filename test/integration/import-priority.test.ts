@@ -1,32 +1,23 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { constants, getPriority } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { builtCli } from '../helpers/skein-process';
 import { tempDir } from '../helpers/temp';
+import { tweetsFile } from '../helpers/tweets-file';
 
 // `skein import` beside the app: a bulk write runs below the app's CPU priority, so the API answers
 // as fast as usual while it runs (background-priority.ts has the numbers). The built CLI as a real
 // process, stopped (SIGSTOP) at its first progress line so its priority is read while it imports.
 
-const tweetText = readFileSync(join(__dirname, '..', 'fixtures', 'corpus', 'tweet-detail.json'), 'utf8').trim();
 /** Enough records that the import is still running when its first progress line arrives (~1 s of work). */
 const RECORDS = 5_000;
-
-function bigFile(dir: string): string {
-  const file = join(dir, 'posts.jsonl');
-  const lines: string[] = [];
-  for (let i = 0; i < RECORDS; i++) lines.push(tweetText.replace(/1897000000000000123/g, String(1897000000000100000n + BigInt(i))));
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
 
 /** Starts `skein import`, stops it at its first progress line, reads its priority, then lets it finish. */
 async function priorityWhileImporting(args: string[]): Promise<{ priority: number; code: number | null }> {
   const dir = tempDir();
-  const child = spawn(process.execPath, [builtCli, 'import', bigFile(dir), '--data-dir', join(dir, 'data'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [builtCli, 'import', tweetsFile(dir, RECORDS), '--data-dir', join(dir, 'data'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let err = '';
   let read = false;

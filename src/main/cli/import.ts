@@ -1,4 +1,5 @@
 import { createEngine } from '../engine/engine';
+import { walBoundAfterCommit } from '../engine/store/wal-bound';
 import { formatReport, importPaths } from '../engine/corpus/importers';
 import type { FallbackEncoding } from '../engine/corpus/importers/decode';
 import { lowerPriority } from './background-priority';
@@ -63,6 +64,8 @@ export const importCommand: Command = {
       let lastPercent = -1;
       const report = await importPaths(engine.db, positionals, {
         encoding,
+        // Beside a running app its checkpointer cannot empty the WAL between this process's batches.
+        afterBatch: walBoundAfterCommit(engine.db, engine.dbFile),
         onProgress(p) {
           const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100;
           if (p.file === lastFile && percent === lastPercent) return;

@@ -44,6 +44,8 @@ export interface ImportOptions {
   encoding?: FallbackEncoding;
   /** How long the import works before it lets the event loop turn (default YIELD_EVERY_MS; tests: 0). */
   yieldEveryMs?: number;
+  /** Runs after each batch's commit (`skein import` keeps the WAL within its bound there: store/wal-bound.ts). */
+  afterBatch?: () => void;
   /** Appended to a refusal for invalid UTF-8: how to read it as Latin-1 (default: the CLI's --encoding latin1). */
   latin1Hint?: string;
 }
@@ -104,6 +106,7 @@ function flush(run: Run): void {
     run.bulk.abort();
     throw err;
   }
+  run.options.afterBatch?.();
 }
 
 /**
