@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
-import { requestsMemo } from './charge-memo';
+import { collapseMemos, requestsMemo } from './charge-memo';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-dir';
 
 /** One group of a user's request charges drawn on a float while the database's write lock was taken. */
@@ -101,12 +101,12 @@ export class FloatJournal {
     const moves = this.db
       .prepare(
         `SELECT move, hold_id AS holdId, user_id AS userId, sum(amount) AS amount, sum(requests) AS requests,
-                min(rowid) AS first, max(created_at_ms) AS createdAtMs, substr(group_concat(memo, ', '), 1, 600) AS memos
+                min(rowid) AS first, max(created_at_ms) AS createdAtMs, group_concat(memo, ', ') AS memos
          FROM charges WHERE move IS NOT NULL GROUP BY move, hold_id ORDER BY first`,
       )
       .all() as (Omit<JournalMove, 'transferId' | 'memo'> & { requests: number; first: number; memos: string })[];
     const idOf = this.db.prepare('SELECT transfer_id FROM charges WHERE rowid = ?').pluck();
-    return moves.map(({ first, requests, memos, ...m }) => ({ ...m, transferId: idOf.get(first) as string, memo: requestsMemo(requests, memos) }));
+    return moves.map(({ first, requests, memos, ...m }) => ({ ...m, transferId: idOf.get(first) as string, memo: requestsMemo(requests, collapseMemos([memos])) }));
   }
 
   /** The journal is empty: nothing drawn waits to be posted. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { availableFor, chargeGroup, type ChargeInput, type ChargeOutcome, postFromHold, voidHold } from '../ledger';
+import { availableFor, chargeGroup, type ChargeInput, type ChargeOutcome, MAX_MEMO_CHARS, postFromHold, voidHold } from '../ledger';
 import { openFloat, openFloatsOf } from '../ledger/float';
 import { inWriteTx } from '../ledger/tx';
 import { type FloatKeeper, keepFloats } from '../ledger/float-keeper';
@@ -7,6 +7,7 @@ import type { Hold } from '../ledger';
 import type { Db } from '../store/db';
 import { FloatJournal, journalFile, type JournalMove, type JournalRow } from './float-journal';
 import { moveJournal } from './float-move';
+import { collapseMemos } from './charge-memo';
 
 /**
  * A float's size: what the process may answer for one user while the lock is taken. An import's
@@ -109,7 +110,7 @@ export class Floats implements FloatKeeper {
         amount: covered.reduce((sum, q) => sum + q.input.amount, 0),
         requests: covered.length,
         // The requests' own memos; the move that posts the rows says how many there were.
-        memo: covered.map((q) => q.input.memo ?? '').join(', ').slice(0, 600),
+        memo: collapseMemos(covered.map((q) => q.input.memo ?? '')).slice(0, MAX_MEMO_CHARS),
         createdAtMs: first.nowMs,
       });
       answered.push(...covered);
