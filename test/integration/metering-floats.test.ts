@@ -11,7 +11,7 @@ import { inWriteTx } from '../../src/main/engine/ledger/tx';
 import { moveJournal } from '../../src/main/engine/metering/float-move';
 import { floatOwners, openFloat } from '../../src/main/engine/ledger/float';
 import { Metering } from '../../src/main/engine/metering';
-import { FLOAT_CREDITS, FLOAT_IDLE_MS } from '../../src/main/engine/metering/floats';
+import { FLOAT_CLOSED_MEMO, FLOAT_CREDITS, FLOAT_IDLE_MS } from '../../src/main/engine/metering/floats';
 import { FloatJournal, journalDir } from '../../src/main/engine/metering/float-journal';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerOf } from '../../src/main/engine/handlers/settings';
@@ -105,17 +105,20 @@ describe('metering floats', () => {
       expect(balanceOf(db, user).available).toBe(10_000 - 1);
       // The float's hold holds nothing in this process's view: it is the process's reserve.
       expect(consistent()[0]).toMatchObject({ available_after: 10_000 - 1, held: 0, kind: 'hold' });
+      // Less than half left: the commit tops the float up, releasing the one it replaces, said as such.
+      await charge(FLOAT_CREDITS - 400, 'GET /big');
+      expect(consistent().find((e) => e.kind === 'hold released')).toMatchObject({ held: 0, amount: 0, memo: FLOAT_CLOSED_MEMO });
 
       other.prepare('BEGIN IMMEDIATE').run();
       await Promise.all([charge(2, 'GET /a'), charge(3, 'GET /b')]);
       // Drawn in the journal, not yet in the ledger: one line says so.
-      expect(consistent()[0]).toMatchObject({ amount: -5, status: 'pending', available_after: 10_000 - 6, memo: expect.stringContaining('written to the ledger when it is done') });
+      expect(consistent()[0]).toMatchObject({ amount: -5, status: 'pending', available_after: 10_000 - 6 - (FLOAT_CREDITS - 400), memo: expect.stringContaining('written to the ledger when it is done') });
       other.prepare('COMMIT').run();
       await charge(1, 'GET /after');
       const posted = consistent();
       expect(posted.some((e) => e.status === 'pending' && e.kind === 'charge')).toBe(false);
       expect(posted.find((e) => e.memo === '2 requests: GET /a, GET /b')).toMatchObject({ amount: -5, held: 0 });
-      expect(posted[0]!.available_after).toBe(10_000 - 7);
+      expect(posted[0]!.available_after).toBe(10_000 - 7 - (FLOAT_CREDITS - 400));
     } finally {
       close();
     }

@@ -21,6 +21,9 @@ export const FLOAT_REFILL_BELOW = FLOAT_CREDITS / 2;
 /** Floats are closed once no charge has waited for the lock for this long. */
 export const FLOAT_IDLE_MS = 60_000;
 
+/** The ledger line of a float's release: what it did not spend is available again. */
+export const FLOAT_CLOSED_MEMO = "the API server's reserve released: what it did not spend is available again";
+
 /** A queued charge as the group commit holds it. */
 interface Pending {
   input: ChargeInput;
@@ -244,7 +247,7 @@ export class Floats implements FloatKeeper {
     if ((this.journaled.get(hold.holdId) ?? 0) > 0) {
       moveJournal(this.db, this.journal.claimMoves().filter((m) => m.holdId === hold.holdId));
     }
-    voidHold(this.db, { holdId: hold.holdId, transferId: `${hold.holdId}:void`, nowMs });
+    voidHold(this.db, { holdId: hold.holdId, transferId: `${hold.holdId}:void`, nowMs, memo: FLOAT_CLOSED_MEMO });
   }
 
   /** After the commit: the posted charges leave the journal. */
