@@ -43,11 +43,11 @@ export function transfersOf(db: Db, userId: number, { afterSeq = 0, limit = 1000
  * or a hold; posting part of a hold changes nothing (those credits were already unavailable), nor
  * does an upstream line (the upstream account paid it).
  */
-export function availableChange(t: LedgerLine, ownFloats?: ReadonlySet<string>): number {
+export function availableChange(t: LedgerLine, ownFloat = false): number {
   if (t.direction === 'upstream') return 0;
   // A float of this process counts as available here (balance.ts): placing and releasing it change
   // nothing, and what is posted from it is spent then.
-  if (ownFloats?.has(t.kind === 'pending' ? t.id : (t.pendingId ?? ''))) return t.kind === 'post_pending' ? -t.amount : 0;
+  if (ownFloat) return t.kind === 'post_pending' ? -t.amount : 0;
   if (t.direction === 'in') return t.amount;
   if (t.kind === 'posted' || t.kind === 'pending') return -t.amount;
   if (t.kind === 'void_pending') return t.amount;
@@ -99,8 +99,9 @@ export function latestTransfersOf(db: Db, userId: number, limit: number): Ledger
     return rows.map((r) => {
       const t = toTransfer(r);
       const line: LedgerLine = { ...t, direction: directionOf(t, account.id) };
-      const change = availableChange(line, floats.ids);
+      // A hold's own line carries its id; its posts and its release name it.
       const ownFloat = floats.ids.has(t.kind === 'pending' ? t.id : (t.pendingId ?? ''));
+      const change = availableChange(line, ownFloat);
       const out = { ...line, availableChange: change, availableAfter: after, ownFloat };
       after -= change;
       return out;
