@@ -8,6 +8,9 @@ export const SECRET_INPUT_ID = 'webhook-secret';
 /** Where the secret is kept and why, in words (the CLI says the same: cli/webhooks.ts). */
 function secretMessage(keptIn: ApiUserRow['webhook_secret_kept_in'], keychainAnswers: boolean | undefined): string {
   if (keptIn === 'keychain') return 'Deliveries are signed (X-Skein-Signature). The secret is kept in the OS keychain.';
+  // Where a secret is (or would be) kept depends on whether a keychain answers: said once that is known,
+  // not guessed while the app's info loads (it said "kept in the OS keychain" meanwhile, also where none answers).
+  if (keychainAnswers === undefined) return keptIn === 'database' ? 'Deliveries are signed (X-Skein-Signature).' : 'Not signed.';
   if (keptIn === 'database') {
     return keychainAnswers
       ? 'Deliveries are signed (X-Skein-Signature). The secret is still in the database: it was set where no OS keychain answered. Skein moves it to the keychain at its next start.'
