@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import { type AccountRow, availableOf, userAccount } from './accounts';
 import { notEnoughCredits } from './messages';
 import { existing, insertIfNew, moveAccounts } from './append';
-import { floatKeeperOf } from './float-keeper';
+import { takeBackFloat } from './float-keeper';
 import { inWriteTx } from './tx';
 import { USAGE_ACCOUNT_ID, type TransferResult } from './types';
 import { checkAmount, checkTransferId, checkWholeId } from './validate';
@@ -56,10 +56,8 @@ export function chargeBatch(db: Db, inputs: readonly ChargeInput[]): ChargeOutco
         if (user.available < amount) {
           const found = existing(db, shape);
           if (found) return { ok: { transfer: found, created: false } };
-          const keeper = floatKeeperOf(db);
-          if (keeper && keeper.shareOf(userId).free > 0) {
-            // This process's metering float holds some of the user's credits: give them back first.
-            keeper.release(userId, input.nowMs);
+          // This process's metering float holds some of the user's credits: give them back first.
+          if (takeBackFloat(db, userId, input.nowMs)) {
             user.account = userAccount(db, userId);
             user.available = availableOf(user.account) - user.spent;
           }
@@ -114,12 +112,8 @@ export function chargeGroup(db: Db, input: GroupChargeInput): ChargeOutcome[] {
     let sum = 0;
     const accepted = amounts.map((amount) => {
       if (available < amount) {
-        const keeper = floatKeeperOf(db);
-        if (keeper && keeper.shareOf(userId).free > 0) {
-          // As in chargeBatch: this process's metering float gives its credits back first.
-          keeper.release(userId, input.nowMs);
-          available = availableOf(userAccount(db, userId)) - sum;
-        }
+        // As in chargeBatch: this process's metering float gives its credits back first.
+        if (takeBackFloat(db, userId, input.nowMs)) available = availableOf(userAccount(db, userId)) - sum;
       }
       if (available < amount) return fail.paymentRequired(notEnoughCredits('request', amount, available, false));
       available -= amount;

@@ -24,3 +24,15 @@ export function keepFloats(db: Db, keeper: FloatKeeper | null): void {
 export function floatKeeperOf(db: Db): FloatKeeper | undefined {
   return keepers.get(db);
 }
+
+/**
+ * Inside a write transaction that finds the user short: this process's float gives its undrawn
+ * credits back (its journal posted, the float voided). True when it did, so the caller reads the
+ * balance again.
+ */
+export function takeBackFloat(db: Db, userId: number, nowMs: number): boolean {
+  const keeper = keepers.get(db);
+  if (!keeper || keeper.shareOf(userId).free <= 0) return false;
+  keeper.release(userId, nowMs);
+  return true;
+}

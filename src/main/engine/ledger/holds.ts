@@ -4,7 +4,7 @@ import type { Db } from '../store/db';
 import { availableOf, userAccount } from './accounts';
 import { notEnoughCredits } from './messages';
 import { append, existing } from './append';
-import { floatKeeperOf } from './float-keeper';
+import { takeBackFloat } from './float-keeper';
 import { inWriteTx } from './tx';
 import { type Hold, type TransferResult, USAGE_ACCOUNT_ID } from './types';
 import { checkAmount, checkTransferId, checkWholeId } from './validate';
@@ -88,12 +88,8 @@ export function holdForJob(db: Db, input: HoldInput): Hold {
     const shape = { id, kind: 'pending' as const, debitAccountId: account.id, creditAccountId: USAGE_ACCOUNT_ID, amount, jobId };
     if (existing(db, shape)) return getHold(db, id);
     let available = availableOf(account);
-    const keeper = available < amount ? floatKeeperOf(db) : undefined;
-    if (keeper && keeper.shareOf(userId).free > 0) {
-      // This process's float holds some of the user's credits for requests: the job takes them back.
-      keeper.release(userId, input.nowMs);
-      available = availableOf(userAccount(db, userId));
-    }
+    // This process's float holds some of the user's credits for requests: the job takes them back.
+    if (available < amount && takeBackFloat(db, userId, input.nowMs)) available = availableOf(userAccount(db, userId));
     if (available < amount) {
       throw fail.paymentRequired(notEnoughCredits('job', amount, available, true));
     }
