@@ -22,7 +22,7 @@ import { PARQUET_TYPES, parquetRowJson } from '../src/main/engine/jobs/writers/p
 import { loadDuckDb, sqlPath } from '../src/main/engine/jobs/writers/duckdb-lazy';
 import { startWalCheckpointer } from '../src/main/engine/store/wal-checkpointer';
 import { walCheckpointerWanted, walFileBytes } from './wal';
-import { latencyResult, latencyServers } from './latency';
+import { IDLE_SAMPLE, latencyResult, latencyServers, pooledIdle, walSettled } from './latency';
 
 // Exports (issues 6, 16 and 17). Rows/s of a whole Skein reply job (search pages, staging, fsync
 // per batch, checkpoint and charge per batch, final file) against the same writer library writing
@@ -410,9 +410,9 @@ const apiLatency: Bench = {
     const runner = startJobRunner(engine, { mode: 'thread' });
     const path = (i: number) => `/social/tweets/${ROOT + BigInt(1 + (i % rows))}`;
     try {
-      const n = ctx.quick ? 300 : 2000;
+      const n = ctx.quick ? 300 : IDLE_SAMPLE;
       await servers.sample(100, path); // warm-up
-      const idle = await servers.sample(n, path);
+      const idleBefore = await servers.sample(n, path);
       const userId = (engine.db.prepare(`SELECT id FROM api_users WHERE name = 'bench'`).get() as { id: number }).id;
       submitJob(engine, userId, 'replies', parseRepliesJob(engine.db, String(ROOT), { output_format: 'xlsx' }));
       const busy = { metered: [] as number[], unmetered: [] as number[] };
@@ -422,10 +422,12 @@ const apiLatency: Bench = {
       while ((engine.db.prepare(`SELECT status FROM jobs ORDER BY id DESC LIMIT 1`).get() as { status: string }).status !== 'success') {
         await servers.sample(25, path, busy);
         walBytes.push(walFileBytes(engine.dbFile));
-        if (busy.metered.length >= n * 4) break;
+        if (busy.metered.length >= (ctx.quick ? 1200 : 8000)) break;
       }
       ctx.log(`export of ${rows} rows ran ${((performance.now() - started) / 1000).toFixed(1)} s while sampling; ${busy.metered.length} requests of each kind; WAL ${wal ? 'checkpointer' : 'autocheckpoint'}`);
       await runner.idle();
+      await walSettled(engine.dbFile);
+      const idle = pooledIdle(idleBefore, await servers.sample(n, path));
       return latencyResult(idle, busy, { rows, wal: wal ? 'checkpointer' : 'autocheckpoint', wal_file_max_mb: Math.round(Math.max(0, ...walBytes) / 1e6) });
     } finally {
       await runner.stop();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Bench } from './lib';
-import { latencyResult, latencyServers } from './latency';
+import { IDLE_SAMPLE, latencyResult, latencyServers, pooledIdle, walSettled } from './latency';
 import { writeV1File } from './corpus.bench';
 import { walCheckpointerWanted, walFileBytes } from './wal';
 import { seedCorpus } from '../src/main/engine/corpus/seed';
@@ -39,9 +39,9 @@ const importLatency: Bench = {
     const servers = await latencyServers(engine, key);
     const path = () => `/social/tweets/${tour.ids_above_2_53.post_id_str}`;
     try {
-      const n = ctx.quick ? 300 : 2000;
+      const n = ctx.quick ? 300 : IDLE_SAMPLE;
       await servers.sample(100, path); // warm-up
-      const idle = await servers.sample(n, path);
+      const idleBefore = await servers.sample(n, path);
       const started = performance.now();
       let importDone = false;
       let importErr = '';
@@ -61,6 +61,8 @@ const importLatency: Bench = {
       // `skein import` exits 3 when some records were refused; the generated file has none.
       if (code !== 0) throw new Error(`skein import exited with ${code}: ${importErr}`);
       const seconds = (performance.now() - started) / 1000;
+      await walSettled(engine.dbFile);
+      const idle = pooledIdle(idleBefore, await servers.sample(n, path));
       ctx.log(`import of ${records.toLocaleString('en-US')} records (${Math.round(bytes / 1e6)} MB) ran ${seconds.toFixed(1)} s while sampling; ${busy.metered.length} requests of each kind; WAL ${wal ? 'checkpointer' : 'autocheckpoint'}`);
       return latencyResult(idle, busy, {
         records,

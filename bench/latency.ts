@@ -1,6 +1,7 @@
 import type { Engine } from '../src/main/engine/engine';
 import { buildHttpApp } from '../src/main/http/app';
 import { type BenchResult, percentile } from './lib';
+import { walFileBytes } from './wal';
 
 // The API as the latency benches (export.bench.ts, import.bench.ts) see it while a big write runs:
 // the whole app on this process's engine, and the same app without metering beside it. A metered
@@ -48,9 +49,31 @@ export async function latencyServers(engine: Engine, key: string): Promise<Laten
   };
 }
 
+/** How many idle requests of each kind a full run samples before the busy phase, and again after it. */
+export const IDLE_SAMPLE = 4000;
+
+/**
+ * The idle side is sampled twice, before the busy phase and after it, and pooled. One sample of
+ * 2,000 before it made the baseline p99 the 20th slowest request, and it read 1.2 to 3.6 ms from one
+ * full run to the next (issue 17's import runs), which moved the "within 2x" ratio more than any
+ * change did. 8,000 requests taken on both sides of the busy phase make it the 80th slowest, and a
+ * machine whose load drifts during the run weighs on both sides alike. Each side's p99 is reported
+ * too, so that drift shows.
+ */
+export function pooledIdle(before: LatencySample, after: LatencySample): LatencySample & { before: LatencySample; after: LatencySample } {
+  return { metered: [...before.metered, ...after.metered], unmetered: [...before.unmetered, ...after.unmetered], before, after };
+}
+
+/** Waits (at most `limitMs`) until the WAL file is back under `bytes`: the writer's tail copied, so the idle side after is idle. */
+export async function walSettled(dbFile: string, bytes = 4 * 1024 * 1024, limitMs = 30_000): Promise<void> {
+  const until = performance.now() + limitMs;
+  while (walFileBytes(dbFile) > bytes && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
+}
+
 /** The bench's result: the metered p99 busy against idle, the unmetered figures in `extra`. */
-export function latencyResult(idle: LatencySample, busy: LatencySample, extra: Record<string, number | string>): BenchResult {
+export function latencyResult(idle: LatencySample & Partial<ReturnType<typeof pooledIdle>>, busy: LatencySample, extra: Record<string, number | string>): BenchResult {
   const p99 = (v: number[]) => percentile(v, 99);
+  const sides: Record<string, number> = idle.before && idle.after ? { idle_before_p99_ms: p99(idle.before.metered), idle_after_p99_ms: p99(idle.after.metered) } : {};
   return {
     subject: { median: p99(busy.metered), values: busy.metered.slice(0, 10) },
     baseline: { median: p99(idle.metered), values: idle.metered.slice(0, 10) },
@@ -60,6 +83,8 @@ export function latencyResult(idle: LatencySample, busy: LatencySample, extra: R
       idle_p50_ms: percentile(idle.metered, 50),
       unmetered_busy_p99_ms: p99(busy.unmetered),
       unmetered_idle_p99_ms: p99(idle.unmetered),
+      idle_requests: idle.metered.length,
+      ...sides,
       ...extra,
     },
   };
