@@ -42,6 +42,14 @@ describe('dates show their zone, and UTC is a setting (headless mode)', () => {
       return (await time.textContent()) ?? '';
     };
     expect(await postTime()).toBe('Jun 13, 2021, 10:30 PM EDT');
+    // The user's activity chart names the same zone: its days are the computer's days.
+    const chartZone = async () => {
+      await page.goto(`${skein.url}/#/timeline?user=night_owl`);
+      const chart = page.getByTestId('user-activity').getByTestId('posts-chart');
+      await chart.locator('canvas').waitFor();
+      return chart.getAttribute('aria-label');
+    };
+    expect(await chartZone()).toMatch(/\(America\/New_York\)$/);
 
     await page.goto(`${skein.url}/#/settings`);
     const section = page.getByRole('region', { name: 'Dates and times' });
@@ -50,6 +58,7 @@ describe('dates show their zone, and UTC is a setting (headless mode)', () => {
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-time-zone-1440-light');
     expect(await postTime()).toBe('Jun 14, 2021, 2:30 AM UTC');
+    expect(await chartZone()).toMatch(/\(UTC\)$/);
 
     // The search page says which zone its dates and its since:/until: take.
     await page.goto(`${skein.url}/#/search?q=${encodeURIComponent('since:2021-06-14')}`);

@@ -127,8 +127,10 @@ describe('the pictures: a job\'s rows, a user\'s page, a post\'s reply tree (hea
     const o = (await rpc<Overview>(page, 'overview.get', { user_id: user.id_str, utc_offset_minutes: -new Date().getTimezoneOffset() })).value!;
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     expect(await page.getByTestId('activity-figures').textContent()).toBe(`${num(o.posts)} posts in the corpus · ${pct(o.reply_share)} replies · ${pct(o.quote_share)} quotes`);
-    // The chart of the engine's series, per its bucket (its y axis reads "Posts per <bucket>").
-    expect(await page.getByTestId('user-activity').getByTestId('posts-chart').getAttribute('aria-label')).toBe(`Posts over time, per ${o.bucket}`);
+    // The chart of the engine's series, per its bucket (its y axis reads "Posts per <bucket>"), in
+    // the zone the app's dates are shown in (the computer's by default).
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(await page.getByTestId('user-activity').getByTestId('posts-chart').getAttribute('aria-label')).toBe(`Posts over time, per ${o.bucket} (${zone})`);
 
     const top = (await rpc<UserTopPosts>(page, 'user.topPosts', { user_id: user.id_str })).value!;
     expect(top.most_replied.length).toBe(5);

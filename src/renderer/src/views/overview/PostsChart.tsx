@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Overview, OverviewBucket } from '../../../../shared/contract';
 import { fmtInt } from '../../format';
+import { localZoneName } from '../../stores/time-zone';
 
 // Posts over time with uPlot (docs/decisions.md "Overview: charts"): one canvas, three series
 // (posts, replies, quotes), the page's theme colours read from its CSS variables and read again
@@ -55,8 +56,11 @@ export function useBucketFormat(bucket: OverviewBucket | undefined, utc: boolean
   );
 }
 
+/** The zone the chart's buckets and labels are in, named as the app's dates and the search page name it. */
+export const chartZone = (utc: boolean): string => (utc ? 'UTC' : localZoneName());
+
 export function axisLabels(o: Overview, utc: boolean): { x: string; y: string } {
-  return { x: `Time (${utc ? 'UTC' : 'local time'}, one point a ${BUCKET_WORD[o.bucket]})`, y: `Posts per ${o.bucket}` };
+  return { x: `Time (${chartZone(utc)}, one point a ${BUCKET_WORD[o.bucket]})`, y: `Posts per ${o.bucket}` };
 }
 
 /** A tooltip that follows the cursor: the bucket's start and its three counts. */
@@ -129,5 +133,5 @@ export function PostsChart({ overview, utc, fmtX, onCanvas, height = 280, points
       chart.destroy();
     };
   }, [overview, utc, theme, fmtX, onCanvas, height, pointsUpTo]);
-  return <div ref={box} className="posts-chart" data-testid="posts-chart" aria-label={`Posts over time, per ${overview.bucket}`} role="img" />;
+  return <div ref={box} className="posts-chart" data-testid="posts-chart" aria-label={`Posts over time, per ${overview.bucket} (${chartZone(utc)})`} role="img" />;
 }
