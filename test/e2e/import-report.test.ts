@@ -43,7 +43,8 @@ describe('the import report (headless mode)', () => {
     await page.getByLabel('Files to import').setInputFiles([good, bad]);
     const report = page.locator('.import-report');
     await report.locator('[aria-label="Imported files"]').waitFor({ timeout: 30_000 });
-    expect(await report.locator('.import-head').textContent()).toContain('3 added');
+    // The summary adds up the file rows below: 1 skipped and 2 refused, not "3 skipped".
+    expect(await report.locator('.import-head').textContent()).toContain('3 added · 0 updated · 1 skipped · 2 refused · done');
 
     const rows = report.locator('[data-testid="import-file"]');
     expect(await rows.count()).toBe(2);
@@ -63,7 +64,7 @@ describe('the import report (headless mode)', () => {
 
     // The notice: "Importing…" is gone, its place taken by the result.
     const notices = page.locator('.toast');
-    await expect.poll(() => notices.allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Imported 2 files: 3 added, 0 updated, 3 skipped \(see Settings > Data for why\)\./)]));
+    await expect.poll(() => notices.allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Imported 2 files: 3 added, 0 updated, 1 skipped, 2 refused \(see Settings > Data for why\)\./)]));
     expect((await notices.allTextContents()).some((t) => t.includes('Importing'))).toBe(false);
 
     await report.scrollIntoViewIfNeeded();

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { ImportProgress } from '../../../shared/contract';
 import { useUi } from '../stores/ui';
 import { importToastKey } from './import';
+import { importCounts, importCountsText } from '../views/settings/import-counts';
 import { bridge } from './transport';
 
 /**
@@ -44,9 +45,10 @@ export function useEngineEvents(): void {
         if (p.done) {
           void client.invalidateQueries({ queryKey: ['corpus.summary'] });
           // Replaces the import's "Importing…" notice, which stays until now (import.ts).
-          const refused = p.files.reduce((n, f) => n + f.refused + (f.imported ? 0 : 1), 0);
+          const c = importCounts(p);
+          const refused = c.refused + c.filesNotImported;
           if (p.error) toast(`Import failed: ${p.error}`, 'error', { key: importToastKey(p.import_id) });
-          else toast(`Imported ${p.file}: ${p.added} added, ${p.updated} updated, ${p.skipped} skipped${refused ? ' (see Settings > Data for why)' : ''}.`, refused ? 'info' : 'ok', { key: importToastKey(p.import_id) });
+          else toast(`Imported ${p.file}: ${importCountsText(p, ', ')}${refused ? ' (see Settings > Data for why)' : ''}.`, refused ? 'info' : 'ok', { key: importToastKey(p.import_id) });
         }
       }),
     ];

@@ -1,6 +1,7 @@
 import type { ImportFileReport, ImportProgress } from '../../../../shared/contract';
 import { ProgressBar } from '../../components/ProgressBar';
 import { fmtInt } from '../../format';
+import { importCountsText } from './import-counts';
 
 /**
  * One import (issue 15): while it runs, the file being read and a bar; once done, a row per file
@@ -16,7 +17,7 @@ export function ImportReport({ p }: { p: ImportProgress }) {
         <ProgressBar value={p.done ? 1 : p.bytes_done} total={p.done ? 1 : p.bytes_total || null} label={`Import of ${p.file}`} />
         <span className="small">
           {p.done
-            ? `${fmtInt(p.added)} added · ${fmtInt(p.updated)} updated · ${fmtInt(p.skipped)} skipped`
+            ? importCountsText(p, ' · ')
             : `${fmtInt(p.records)} records read…`}
           {p.error ? <span className="error-text"> · {p.error}</span> : p.done ? ' · done' : ''}
         </span>
