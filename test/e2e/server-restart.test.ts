@@ -47,10 +47,17 @@ describe('a tab survives a restart of its server (headless mode)', () => {
     await page.goto(`${skein!.url}/#/settings`);
     await page.goto(`${skein!.url}/#/jobs`);
     expect(await banner.count()).toBe(1);
+    // The Jobs list, asked for again while away, waits quietly: the banner is the one alert.
+    await page.locator('.waiting-state', { hasText: 'Waiting for Skein' }).waitFor();
+    expect(await page.locator('.error-state').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(1);
     await screenshot(page, 'server-away-1440');
 
     await start();
     await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    // What waited is shown again without a reload.
+    await page.locator('.waiting-state').waitFor({ state: 'detached', timeout: 20_000 });
+    await page.getByText('No jobs yet: start one above.').waitFor();
     // Live updates again: a job started by a script shows up and its end is announced by the event stream.
     const created = spawnSync(process.execPath, [builtCli, 'keys', 'create', '--name', 'script', '--credits', '100', '--json', '--data-dir', dataDir], { encoding: 'utf8' });
     expect(created.status, created.stderr).toBe(0);

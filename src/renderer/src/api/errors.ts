@@ -12,6 +12,17 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * Skein did not answer at all: `skein serve` stopped or is restarting. The page's banner says so,
+ * once, and reconnects by itself (http-bridge.ts), so views and notices do not say it again on
+ * every view opened and every click (issue 15 "Restarts and failures").
+ */
+export class UnreachableError extends EngineError {
+  constructor() {
+    super({ code: 'internal', message: 'Skein is not reachable: is `skein serve` still running? This page reconnects by itself.' });
+  }
+}
+
 /** Whatever a transport rejected with (an AppError object, an Error, a string) -> EngineError. */
 export function toEngineError(err: unknown): EngineError {
   if (err instanceof EngineError) return err;

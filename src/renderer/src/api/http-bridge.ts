@@ -1,6 +1,6 @@
 import type { EventName, Events, HandlerArgs, HandlerName, HandlerResult, SkeinBridge } from '../../../shared/contract';
 import { markDown, markUp } from './connection';
-import { EngineError } from './errors';
+import { EngineError, UnreachableError } from './errors';
 
 /** Between two attempts to reach a server that went away (a restart takes a second or two). */
 const RECONNECT_MS = 1_000;
@@ -83,7 +83,7 @@ export function createHttpBridge(): SkeinBridge {
       res = await fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), ...APP_HEADERS } });
     } catch {
       lost();
-      throw new EngineError({ code: 'internal', message: 'Skein is not reachable: is `skein serve` still running? This page reconnects by itself.' });
+      throw new UnreachableError();
     }
     const text = await res.text();
     let body: { value?: unknown; error?: { code: string; message: string } } = {};

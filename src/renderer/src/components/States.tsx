@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { type EngineError, explain } from '../api/errors';
+import { type EngineError, explain, UnreachableError } from '../api/errors';
 
 export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; lines?: number }) {
   return (
@@ -13,6 +13,15 @@ export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; l
 }
 
 export function ErrorState({ error, action }: { error: EngineError; action?: ReactNode }) {
+  if (error instanceof UnreachableError) {
+    // The banner at the top is the one alert; this place only waits for the answer.
+    return (
+      <div className="state waiting-state" role="status">
+        <strong>Waiting for Skein</strong>
+        <p className="muted">This part is shown again once Skein answers.</p>
+      </div>
+    );
+  }
   const { title, hint } = explain(error);
   return (
     <div className={`state error-state ${error.code === 'unavailable' ? 'unavailable' : ''}`} role="alert">
