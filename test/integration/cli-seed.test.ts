@@ -93,7 +93,11 @@ describe('skein import', () => {
     const file = join(__dirname, '..', 'fixtures', 'corpus', 'v1-statuses.jsonl');
     const first = await run('import', file, '--data-dir', dir);
     expect(first.code).toBe(3);
-    expect(first.out).toContain('Imported 1 file: 4 added, 0 updated, 4 skipped.');
+    // Refused (problems, listed with their line) apart from skipped, as the app's report has them.
+    expect(first.out).toContain('Imported 1 file: 4 added, 0 updated, 1 skipped, 3 refused.');
+    expect(first.out).toContain("  skipped 1: v1.1 stream notice ('delete'), not a post");
+    expect(first.out).toContain('  refused 2: invalid record');
+    expect(first.out).toContain('  refused 1: malformed JSON');
     expect(first.out).toContain(`${file}:7: malformed JSON`);
     expect(first.err).toMatch(/import: .*v1-statuses\.jsonl: 100%/);
 
@@ -101,6 +105,8 @@ describe('skein import', () => {
     const report = JSON.parse(second.out);
     expect([report.added, report.updated]).toEqual([0, 0]);
     expect(report.skippedReasons['unchanged: already in the corpus (same or newer copy)']).toBe(4);
+    // The JSON keeps counting problems in skipped and skippedReasons; problemReasons names them.
+    expect([report.skipped, report.problemCount, report.problemReasons]).toEqual([8, 3, { 'invalid record': 2, 'malformed JSON': 1 }]);
   });
 
   it('asks for a file when given none', async () => {

@@ -31,6 +31,12 @@ export interface ImportReport {
   skipped: number;
   /** reason -> count; "unchanged" (already in the corpus) is the reason idempotent re-imports give. */
   skippedReasons: Record<string, number>;
+  /**
+   * reason -> count of the records among those that are problems (`problem`: malformed, invalid,
+   * listed with their line). `skipped` and `skippedReasons` count them too, as they always did, so
+   * scripts reading them are unchanged; the lines a person reads say "refused" for these.
+   */
+  problemReasons: Record<string, number>;
   /** The first MAX_PROBLEMS problems; `problemCount` counts them all. */
   problems: ImportProblem[];
   problemCount: number;
@@ -41,7 +47,7 @@ export const MAX_PROBLEMS = 200; // a broken 10 GB file must not build a 10 GB r
 export const REASON_UNCHANGED = 'unchanged: already in the corpus (same or newer copy)';
 
 export function emptyReport(): ImportReport {
-  return { files: [], added: 0, updated: 0, skipped: 0, skippedReasons: {}, problems: [], problemCount: 0 };
+  return { files: [], added: 0, updated: 0, skipped: 0, skippedReasons: {}, problemReasons: {}, problems: [], problemCount: 0 };
 }
 
 export function skip(report: ImportReport, reason: string): void {
@@ -52,6 +58,7 @@ export function skip(report: ImportReport, reason: string): void {
 /** A record that could not be imported: counted under `reason` and listed with file and line. */
 export function problem(report: ImportReport, reason: string, p: ImportProblem): void {
   skip(report, reason);
+  report.problemReasons[reason] = (report.problemReasons[reason] ?? 0) + 1;
   report.problemCount++;
   if (report.problems.length < MAX_PROBLEMS) report.problems.push(p);
 }
@@ -69,11 +76,21 @@ export function fileCounts(report: ImportReport, before: FileCounts): FileCounts
   return { added: now.added - before.added, updated: now.updated - before.updated, skipped: now.skipped - before.skipped, refused: now.refused - before.refused, reasons };
 }
 
+/**
+ * The CLI's lines. Records left out as problems are "refused" apart from those "skipped" (already in
+ * the corpus, not a post...), as the app's report has them in two columns: "3 skipped" over reasons
+ * that were mostly malformed lines read as if nothing were wrong.
+ */
 export function formatReport(report: ImportReport): string {
+  const refused = report.problemCount;
   const lines = [
-    `Imported ${report.files.length} file${report.files.length === 1 ? '' : 's'}: ${report.added} added, ${report.updated} updated, ${report.skipped} skipped.`,
+    `Imported ${report.files.length} file${report.files.length === 1 ? '' : 's'}: ${report.added} added, ${report.updated} updated, ${report.skipped - refused} skipped${refused ? `, ${refused} refused` : ''}.`,
   ];
-  for (const [reason, n] of Object.entries(report.skippedReasons).sort((a, b) => b[1] - a[1])) lines.push(`  skipped ${n}: ${reason}`);
+  for (const [reason, n] of Object.entries(report.skippedReasons).sort((a, b) => b[1] - a[1])) {
+    const problems = report.problemReasons[reason] ?? 0;
+    if (n > problems) lines.push(`  skipped ${n - problems}: ${reason}`);
+    if (problems) lines.push(`  refused ${problems}: ${reason}`);
+  }
   for (const p of report.problems.slice(0, 20)) lines.push(`  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
   if (report.problemCount > 20) lines.push(`  ... and ${report.problemCount - 20} more problems (the JSON report lists the first ${MAX_PROBLEMS}).`);
   return lines.join('\n');
