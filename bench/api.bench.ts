@@ -62,6 +62,7 @@ const detailsBench: Bench = {
   baselineName: 'bare node:http, fixed body of the same size',
   async run(ctx) {
     const p = prepare(ctx);
+    const floatsBefore = floatsPlaced(p.dataDir);
     const skein = await startServer(['skein', p.dataDir]);
     try {
       const path = `/social/tweets/${p.postId}`;
@@ -112,6 +113,9 @@ const detailsBench: Bench = {
             requests_per_run: total,
             concurrency,
             scale: p.scale,
+            // Nothing else writes here: a float placed means a charge waited on the server's own
+            // checkpointer, and every request after it drew on the float (~1.9x the CPU, issue 17).
+            floats_placed: floatsPlaced(p.dataDir) - floatsBefore,
           },
         };
       } finally {
@@ -122,6 +126,16 @@ const detailsBench: Bench = {
     }
   },
 };
+
+/** Metering floats ever placed in the data dir's ledger (metering/floats.ts). */
+function floatsPlaced(dataDir: string): number {
+  const engine = createEngine({ dataDir });
+  try {
+    return (engine.db.prepare('SELECT count(*) AS n FROM ledger_holds WHERE float_owner IS NOT NULL').get() as { n: number }).n;
+  } finally {
+    engine.close();
+  }
+}
 
 const timelineBench: Bench = {
   name: 'api: timeline page latency (p99)',

@@ -6,6 +6,7 @@ import { createEngine } from '../../src/main/engine/engine';
 import { Metering } from '../../src/main/engine/metering';
 import { openDb } from '../../src/main/engine/store/db';
 import { createKey } from '../../src/main/engine/keys';
+import { FLOAT_AFTER_WAIT_MS } from '../../src/main/engine/metering/group-commit';
 
 const dataDir = process.argv[2]!;
 const engine = createEngine({ dataDir });
@@ -14,8 +15,8 @@ const metering = new Metering(engine.db, engine.clock, engine.ids, dataDir);
 const other = openDb(engine.dbFile);
 
 async function main(): Promise<void> {
-  const tick = () => new Promise((r) => setTimeout(r, 5));
-  // The first wait opens the float once the lock is free.
+  const tick = () => new Promise((r) => setTimeout(r, FLOAT_AFTER_WAIT_MS + 15));
+  // The first wait, as long as a batch writer's, opens the float once the lock is free.
   other.prepare('BEGIN IMMEDIATE').run();
   const first = metering.chargeGrouped(metering.admit(user, 1), 1, 'GET /first');
   await tick();

@@ -13,6 +13,7 @@ import { floatOwners, openFloat } from '../../src/main/engine/ledger/float';
 import { Metering } from '../../src/main/engine/metering';
 import { FLOAT_CLOSED_MEMO, FLOAT_CREDITS, FLOAT_IDLE_MS } from '../../src/main/engine/metering/floats';
 import { FloatJournal, journalDir } from '../../src/main/engine/metering/float-journal';
+import { FLOAT_AFTER_WAIT_MS } from '../../src/main/engine/metering/group-commit';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerOf } from '../../src/main/engine/handlers/settings';
 import { runCli } from '../helpers/cli';
@@ -36,11 +37,15 @@ function setup(credits = 10_000) {
   const other = openDb(engine.dbFile);
   const db = engine.db;
   const charge = (cost: number, path: string) => metering.chargeGrouped(metering.admit(user, cost), cost, path);
-  /** Holds the write lock, has one charge wait for it, frees it: the float is open after. */
-  async function contend() {
+  /**
+   * Holds the write lock, has one charge wait for it, frees it. Held longer than
+   * FLOAT_AFTER_WAIT_MS (a batch writer's hold), the float is open after; shorter (a checkpoint's),
+   * it is not.
+   */
+  async function contend(holdMs = FLOAT_AFTER_WAIT_MS + 15) {
     other.prepare('BEGIN IMMEDIATE').run();
     const waiting = charge(1, 'GET /waits');
-    await turns(3);
+    await new Promise((r) => setTimeout(r, holdMs));
     other.prepare('COMMIT').run();
     await waiting;
   }
@@ -54,6 +59,27 @@ function setup(credits = 10_000) {
 }
 
 describe('metering floats', () => {
+  it('are not opened for a lock held as briefly as a checkpoint holds it', async () => {
+    const { db, user, other, charge, contend, close } = setup();
+    try {
+      // The WAL checkpointer's RESTART takes the lock for the copy of a few ms of commits; a float
+      // opened for that would cost every request after it for a minute (bench "post details").
+      for (let i = 0; i < 5; i++) await contend(5);
+      expect(floatOwners(db)).toHaveLength(0);
+      // With no float, a charge waits for a batch writer's lock rather than being answered at once.
+      other.prepare('BEGIN IMMEDIATE').run();
+      let answered = false;
+      const waiting = charge(1, 'GET /waits').then(() => (answered = true));
+      await turns(3);
+      expect(answered).toBe(false);
+      other.prepare('COMMIT').run();
+      await waiting;
+      expect(balanceOf(db, user)).toMatchObject({ available: 10_000 - 6, pending: 0 });
+    } finally {
+      close();
+    }
+  });
+
   it('answer charges while another connection holds the write lock, and post them once it is free', async () => {
     const { db, dataDir, user, other, charge, contend, close } = setup();
     try {
