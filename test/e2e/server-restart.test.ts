@@ -52,6 +52,21 @@ describe('a tab survives a restart of its server (headless mode)', () => {
     expect(await page.locator('.error-state').count()).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(1);
     await screenshot(page, 'server-away-1440');
+    // A view of several parts (Exports: its files, the unfinished files, the retention setting)
+    // says it once, in its first part; the others wait as skeletons.
+    await page.goto(`${skein!.url}/#/exports`);
+    const waitingParts = page.locator('.loading', { hasText: 'Waiting for Skein' });
+    await expect.poll(() => waitingParts.count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.locator('.waiting-state').count()).toBe(1);
+    expect(await page.locator('strong', { hasText: 'Waiting for Skein' }).count()).toBe(1);
+    // The one that says it is the first waiting part on the page, whichever request failed first.
+    expect(await page.locator('.waiting-part').first().locator('.waiting-state').count()).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(1);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'server-away-exports-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${skein!.url}/#/jobs`);
+    await page.locator('.waiting-state').waitFor();
 
     await start();
     await banner.waitFor({ state: 'detached', timeout: 20_000 });

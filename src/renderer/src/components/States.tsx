@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { type EngineError, explain, UnreachableError } from '../api/errors';
+import { useFirstWaiting } from './first-waiting';
 
 export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; lines?: number }) {
   return (
@@ -12,16 +13,26 @@ export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; l
   );
 }
 
+/** The banner at the top is the one alert; a part asked for while the server is away only waits. */
+function WaitingState() {
+  const ref = useRef<HTMLDivElement>(null);
+  const first = useFirstWaiting(ref);
+  return (
+    <div ref={ref} className="waiting-part">
+      {first ? (
+        <div className="state waiting-state" role="status">
+          <strong>Waiting for Skein</strong>
+          <p className="muted">What this page shows comes back once Skein answers.</p>
+        </div>
+      ) : (
+        <Loading label="Waiting for Skein" lines={2} />
+      )}
+    </div>
+  );
+}
+
 export function ErrorState({ error, action }: { error: EngineError; action?: ReactNode }) {
-  if (error instanceof UnreachableError) {
-    // The banner at the top is the one alert; this place only waits for the answer.
-    return (
-      <div className="state waiting-state" role="status">
-        <strong>Waiting for Skein</strong>
-        <p className="muted">This part is shown again once Skein answers.</p>
-      </div>
-    );
-  }
+  if (error instanceof UnreachableError) return <WaitingState />;
   const { title, hint } = explain(error);
   return (
     <div className={`state error-state ${error.code === 'unavailable' ? 'unavailable' : ''}`} role="alert">
