@@ -23,10 +23,12 @@ export const DISK_FULL_MESSAGE =
 export const LOCK_RETRY_MS = 2;
 /**
  * How long a charge must have waited for another connection's write lock before the process opens
- * floats. A batch writer holds the lock for hundreds of ms (an import's 1,000-record transaction
- * ~270 ms); the WAL checkpointer's RESTART holds it for the copy of a few ms of commits, and a
- * float opened for that costs every request after it (post details at 10M: 155 µs of server CPU a
- * request against 88 µs, bench "post details", with 235 floats opened in one run).
+ * floats. An import's 1,000-record transaction holds the lock ~270 ms; the WAL checkpointer's
+ * RESTART holds it for the copy of a few ms of commits, and a float opened for that costs every
+ * request after it (post details at 10M: 155 µs of server CPU a request against 88 µs, bench
+ * "post details", with 235 floats opened in one run). A job's batch commit (an export's 5,000 rows,
+ * ~11 ms) is below it too: its charges wait for it as they did before floats, which the export
+ * bench's p99 did not tell apart (docs/decisions.md).
  */
 export const FLOAT_AFTER_WAIT_MS = 20;
 /** How often journaled float charges with no request behind them are moved when the lock is free, and idle floats closed. */
