@@ -6,7 +6,8 @@ import { get, load, metered, perRequest, startServer } from './loopback';
 import type { Scale } from '../src/main/engine/corpus/seed';
 import { benchCorpus } from './xl-corpus';
 import { getTour } from '../src/main/engine/corpus/summary';
-import { createEngine, type Engine } from '../src/main/engine/engine';
+import { createEngine, dbFileOf, type Engine } from '../src/main/engine/engine';
+import { openDb } from '../src/main/engine/store/db';
 import { createKey } from '../src/main/engine/keys';
 import { grant } from '../src/main/engine/ledger';
 import { readTimeline } from '../src/main/engine/reads';
@@ -127,13 +128,16 @@ const detailsBench: Bench = {
   },
 };
 
-/** Metering floats ever placed in the data dir's ledger (metering/floats.ts). */
+/**
+ * Metering floats ever placed in the data dir's ledger (metering/floats.ts). A read-only
+ * connection, not an engine: asked while the server runs, it must not start anything beside it.
+ */
 function floatsPlaced(dataDir: string): number {
-  const engine = createEngine({ dataDir });
+  const db = openDb(dbFileOf(dataDir), { readonly: true });
   try {
-    return (engine.db.prepare('SELECT count(*) AS n FROM ledger_holds WHERE float_owner IS NOT NULL').get() as { n: number }).n;
+    return (db.prepare('SELECT count(*) AS n FROM ledger_holds WHERE float_owner IS NOT NULL').get() as { n: number }).n;
   } finally {
-    engine.close();
+    db.close();
   }
 }
 
