@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Bench } from './lib';
-import { IDLE_SAMPLE, latencyResult, latencyServers, pooledIdle, walSettled } from './latency';
+import { gcPauses, IDLE_SAMPLE, WARM_UP, latencyResult, latencyServers, pooledIdle, prefixed, walSettled } from './latency';
 import { writeV1File } from './corpus.bench';
 import { walCheckpointerWanted, walFileBytes } from './wal';
 import { seedCorpus } from '../src/main/engine/corpus/seed';
 import { createEngine } from '../src/main/engine/engine';
-import { createKey } from '../src/main/engine/keys';
-import { grant } from '../src/main/engine/ledger';
 import { startWalCheckpointer } from '../src/main/engine/store/wal-checkpointer';
 
 // The API's p99 latency while `skein import` writes 1,000,000 records (quick: 20,000) into the same
@@ -33,14 +31,11 @@ const importLatency: Bench = {
     const engine = createEngine({ dataDir });
     const tour = seedCorpus(engine.db, { scale: 'small', seed: 1 });
     const wal = walCheckpointerWanted() ? startWalCheckpointer(engine) : null;
-    const { key, user } = createKey(engine, 'reader');
-    grant(engine.db, { transferId: 'bench:reader', userId: user.id, amount: 100_000_000, nowMs: 0 });
-    engine.db.prepare('UPDATE api_users SET per_minute_limit = 100000 WHERE id = ?').run(user.id);
-    const servers = await latencyServers(engine, key);
+    const servers = await latencyServers(engine);
     const path = () => `/social/tweets/${tour.ids_above_2_53.post_id_str}`;
     try {
       const n = ctx.quick ? 300 : IDLE_SAMPLE;
-      await servers.sample(100, path); // warm-up
+      await servers.sample(WARM_UP, path);
       const idleBefore = await servers.sample(n, path);
       const started = performance.now();
       let importDone = false;
@@ -53,10 +48,12 @@ const importLatency: Bench = {
       }));
       const busy = { metered: [] as number[], unmetered: [] as number[] };
       const walBytes: number[] = [];
+      const gc = gcPauses();
       while (!importDone) {
         await servers.sample(25, path, busy);
         walBytes.push(walFileBytes(engine.dbFile));
       }
+      const busyGc = gc.stop();
       const code = await exited;
       // `skein import` exits 3 when some records were refused; the generated file has none.
       if (code !== 0) throw new Error(`skein import exited with ${code}: ${importErr}`);
@@ -69,6 +66,7 @@ const importLatency: Bench = {
         import_records_s: Math.round(records / seconds),
         wal: wal ? 'checkpointer' : 'autocheckpoint',
         wal_file_max_mb: Math.round(Math.max(0, ...walBytes) / 1e6),
+        ...prefixed('busy_', busyGc),
       });
     } finally {
       await servers.close();
