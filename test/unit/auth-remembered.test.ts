@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testEngine } from '../helpers/engine';
@@ -77,5 +79,31 @@ describe('a remembered key, used after a quiet minute', () => {
     engine.clock.advance(30_000);
     authenticate(engine, key);
     expect(usedAt()).toBe(first + 60_000);
+  });
+});
+
+describe("a key's last use", () => {
+  it('is not written while another process holds the write lock, and the request does not wait for it', async () => {
+    const engine = testEngine();
+    const { key, keyId } = createKey(engine, 'lab');
+    const usedAt = () => engine.db.prepare('SELECT last_used_at_ms FROM api_keys WHERE id = ?').pluck().get(keyId);
+    // Another process in a write transaction for 1.5 s, as `skein import` holds the lock for each
+    // batch: shorter than the 5 s busy timeout, so a touch that waited would be written once it ends.
+    const holder = spawn(
+      process.execPath,
+      ['-e', "const db = new (require('better-sqlite3'))(process.argv[1]); db.prepare('BEGIN IMMEDIATE').run(); console.log('held'); setTimeout(() => db.prepare('COMMIT').run(), 1500);", engine.dbFile],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await once(holder.stdout!, 'data');
+      expect(authenticate(engine, key).name).toBe('lab');
+      expect(usedAt()).toBeNull();
+    } finally {
+      holder.kill();
+      await once(holder, 'exit');
+    }
+    // The next request, with the lock free, writes it.
+    authenticate(engine, key);
+    expect(usedAt()).toBe(engine.clock.nowMs());
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from '../store/db';
 import { availableSql, ledgerWrites } from '../ledger';
 import { memoized } from '../memo';
 import { type ChangeStamp, changeStamp, unchangedSince } from '../store/change-stamp';
+import { withoutWaiting } from '../store/without-waiting';
 import { hashKey, KEY_PATTERN } from './format';
 
 export interface AuthenticatedUser {
@@ -80,7 +81,10 @@ export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string):
   let usedAtMs = row.last_used_at_ms;
   if (usedAtMs === null || now - usedAtMs >= LAST_USED_RESOLUTION_MS) {
     try {
-      s.touch.run(now, row.key_id);
+      // Without waiting for another connection's write lock: with the 5 s busy timeout, a request
+      // that came during an import's transaction held the server's thread, and every request
+      // behind it, until that transaction ended (180 ms, bench "API p99 during an import").
+      withoutWaiting(engine.db, () => s.touch.run(now, row.key_id));
       usedAtMs = now;
     } catch {
       // A busy database (a long import) must not turn a valid request into a failure; the

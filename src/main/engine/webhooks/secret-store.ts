@@ -1,6 +1,7 @@
 import { SkeinError, fail } from '../errors';
 import type { IdSource } from '../ids';
 import type { Db } from '../store/db';
+import { withoutWaiting } from '../store/without-waiting';
 
 // Where a user's webhook signing secret lives (issue 13 point 13): in the OS keychain where one
 // answers (service "Skein", account `webhook-secret-<user id>-<16 hex>`), the database keeping only
@@ -102,14 +103,10 @@ export function writeOverwriting<T>(db: Db, hadPlainSecret: boolean, write: () =
   }
   // Without waiting: with the 5 s busy timeout a job's worker reading at that moment would hold the
   // main thread (and every request) for 5 s.
-  const timeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0');
   try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    withoutWaiting(db, () => db.pragma('wal_checkpoint(TRUNCATE)'));
   } catch {
     // The write is made; a checkpoint a full disk refuses leaves only the journal's copy, for now.
-  } finally {
-    db.pragma(`busy_timeout = ${timeoutMs}`);
   }
   return result;
 }
