@@ -415,7 +415,7 @@ const apiLatency: Bench = {
       const busy = { metered: [] as number[], unmetered: [] as number[] };
       const started = performance.now();
       // Sample from the job's start to its end. It stopped at 8,000 requests when the client ran on
-      // the server's thread; in its own process that was the export's first 6 s of ~35.
+      // the server's thread; in its own process that was the export's first 6 s of 60-70.
       const walBytes: number[] = [];
       const gc = gcPauses();
       const statusOf = () => (engine.db.prepare(`SELECT status FROM jobs ORDER BY id DESC LIMIT 1`).get() as { status: string }).status;
