@@ -7,6 +7,7 @@ import { testEngine } from '../helpers/engine';
 import { authenticate, createKey, revokeKey } from '../../src/main/engine/keys';
 import { grant } from '../../src/main/engine/ledger';
 import { meteringOf } from '../../src/main/engine/metering';
+import { openDb } from '../../src/main/engine/store/db';
 
 // authenticate() reuses a key's row while the database is unchanged (keys/authenticate.ts): these
 // are the changes that must be seen by the very next request anyway.
@@ -62,6 +63,48 @@ describe('a remembered key', () => {
     expect(authenticate(engine, key).credits.available).toBe(7);
     grant(engine.db, { transferId: 'test:more', userId: user.id, amount: 5, nowMs: engine.clock.nowMs() });
     expect(authenticate(engine, key).credits.available).toBe(12);
+  });
+});
+
+describe('a key remembered across group commits', () => {
+  // The metering's group commit does not make a remembered key stale (store/change-stamp.ts
+  // unstamped); the balance it changes comes from the commit itself (metering/committed-balances.ts).
+  const paymentRequired = expect.objectContaining({ code: 'payment_required' });
+
+  it('sees the balance the commit left', async () => {
+    const engine = testEngine();
+    const { key, user } = createKey(engine, 'lab', { credits: 3 });
+    const metering = meteringOf(engine);
+    const reserve = () => metering.reserve(user.id, 1, authenticate(engine, key).credits);
+    await Promise.all([0, 1, 2].map((i) => metering.chargeGrouped({ userId: user.id, reservation: reserve() }, 1, `GET /r/${i}`)));
+    expect(() => reserve()).toThrow(paymentRequired);
+    expect(() => metering.reserve(user.id, 1)).toThrow(paymentRequired);
+  });
+
+  it("sees another process's grant from the next turn, not the balance the commit left", async () => {
+    const engine = testEngine();
+    const { user } = createKey(engine, 'lab', { credits: 1 });
+    const metering = meteringOf(engine);
+    await metering.chargeGrouped({ userId: user.id, reservation: metering.reserve(user.id, 1) }, 1, 'GET /r');
+    expect(() => metering.reserve(user.id, 1)).toThrow(paymentRequired);
+    const other = openDb(engine.dbFile);
+    try {
+      grant(other, { transferId: 'test:other-process', userId: user.id, amount: 5, nowMs: engine.clock.nowMs() });
+    } finally {
+      other.close();
+    }
+    await nextTurn();
+    expect(metering.reserve(user.id, 5).amount).toBe(5);
+  });
+
+  it('is refused at once when revoked in this process after a commit', async () => {
+    const engine = testEngine();
+    const { key, user } = createKey(engine, 'lab', { credits: 5 });
+    const metering = meteringOf(engine);
+    await metering.chargeGrouped({ userId: user.id, reservation: metering.reserve(user.id, 1, authenticate(engine, key).credits) }, 1, 'GET /r');
+    expect(authenticate(engine, key).name).toBe('lab');
+    revokeKey(engine, key);
+    expect(refusal(() => authenticate(engine, key))).toMatch(/revoked/);
   });
 });
 

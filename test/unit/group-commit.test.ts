@@ -105,20 +105,20 @@ describe('grouped request charges', () => {
     expect(ledgerWrites(db)).toBeGreaterThan(mark);
   });
 
-  it('keeps a group open while the next turns of the event loop add to it, at most four turns', async () => {
+  it('keeps a group open while the next turns of the event loop add to it, at most eight turns', async () => {
     const { db, user, metering } = setup(100);
     const before = transfersOf(db, user).length;
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-    // One request a turn, six turns in a row: the first group takes the first four, the rest follow.
+    // One request a turn, ten turns in a row: the first group takes the first eight, the rest follow.
     const pending: Promise<unknown>[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 10; i++) {
       pending.push(metering.chargeGrouped(metering.admit(user, 1), 1, `GET /t/${i}`));
       await nextTurn();
     }
     await Promise.all(pending);
     const amounts = transfersOf(db, user).slice(before).map((l) => l.amount);
-    expect(amounts[0]).toBe(4);
-    expect(amounts.reduce((a, b) => a + b, 0)).toBe(6);
+    expect(amounts[0]).toBe(8);
+    expect(amounts.reduce((a, b) => a + b, 0)).toBe(10);
     // A turn that adds nothing closes the group: a lone request is committed by itself.
     await metering.chargeGrouped(metering.admit(user, 1), 1, 'GET /alone');
     expect(transfersOf(db, user).at(-1)).toMatchObject({ amount: 1, memo: 'GET /alone' });

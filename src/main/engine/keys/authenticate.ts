@@ -109,14 +109,15 @@ export function authenticate(engine: Pick<Engine, 'db' | 'clock'>, key: string):
  * and a read lock), and a script sends the same key every time. Any write at all, by this
  * connection (a revocation, `users set-limit`, a charge) or by another one (the CLI, seen from the
  * next turn of the event loop), makes the next request read the row again, so a revoked key is
- * refused at once and the balance and limit are the current ones. ledgerWrites is compared too:
- * the balance is current only while it has not moved (Metering.reserve). Unknown and revoked keys
- * are not kept. At most KEPT_KEYS keys; when full the map starts over.
+ * refused at once and the limit is the current one. The one write that does not is the metering's
+ * group commit (store/change-stamp.ts unstamped): it writes ledger rows only, so the balance read
+ * with the key is the one value it makes stale, and that carries its own stamp (ledgerWrites,
+ * which Metering.reserve compares). Unknown and revoked keys are not kept. At most KEPT_KEYS keys;
+ * when full the map starts over.
  */
 interface Remembered {
   user: AuthenticatedUser;
   stamp: ChangeStamp;
-  ledgerWrites: number;
   /** last_used_at_ms as stored: once it is a minute old the row is read (and touched) again. */
   usedAtMs: number | null;
 }
@@ -129,7 +130,7 @@ function remembered(engine: Pick<Engine, 'db' | 'clock'>, key: string): Authenti
   const r = kept.get(db)?.get(key);
   if (r === undefined) return undefined;
   const sinceUseMs = r.usedAtMs === null ? Infinity : engine.clock.nowMs() - r.usedAtMs;
-  if (sinceUseMs >= 0 && sinceUseMs < LAST_USED_RESOLUTION_MS && r.ledgerWrites === ledgerWrites(db) && unchangedSince(db, r.stamp)) return r.user;
+  if (sinceUseMs >= 0 && sinceUseMs < LAST_USED_RESOLUTION_MS && unchangedSince(db, r.stamp)) return r.user;
   kept.get(db)!.delete(key);
   return undefined;
 }
@@ -138,7 +139,7 @@ function remember(db: Db, key: string, user: AuthenticatedUser, usedAtMs: number
   let perDb = kept.get(db);
   if (!perDb) kept.set(db, (perDb = new Map()));
   if (perDb.size >= KEPT_KEYS) perDb.clear();
-  perDb.set(key, { user, stamp: changeStamp(db), ledgerWrites: user.credits.atLedgerWrite, usedAtMs });
+  perDb.set(key, { user, stamp: changeStamp(db), usedAtMs });
 }
 
 // A script sends the same key on every request: its SHA-256 (~2 µs of a ~100 µs request) is

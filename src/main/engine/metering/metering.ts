@@ -11,6 +11,7 @@ import { DEFAULT_MAX_COST, priceOf } from './prices';
 import { GroupCommit } from './group-commit';
 import { type Floats, openFloats } from './floats';
 import { type Reservation, Reservations } from './reservations';
+import { CommittedBalances } from './committed-balances';
 
 export interface Admission {
   userId: number;
@@ -43,6 +44,7 @@ export class Metering {
 
   /** Null without a data dir (tests of the metering alone), or when the journal could not be opened. */
   private readonly floats: Floats | null;
+  private readonly balances: CommittedBalances;
 
   constructor(
     private readonly db: Db,
@@ -55,7 +57,8 @@ export class Metering {
     // This process's name: its request charges' id prefix, and its floats' owner and journal file.
     const owner = `${clock.nowMs()}-${ids.randomHex(6)}`;
     this.floats = dataDir === undefined ? null : openFloats(db, dataDir, owner, clock);
-    this.groups = new GroupCommit(db, this.floats);
+    this.balances = new CommittedBalances(db);
+    this.groups = new GroupCommit(db, this.floats, this.balances);
     this.idPrefix = `req:${owner.replace('-', ':')}`;
   }
 
@@ -89,13 +92,14 @@ export class Metering {
    * Step 2: the balance. Throws payment_required when the available balance, less what running
    * requests were promised, is below maxCost. maxCost 0 (a free endpoint) always passes.
    * `known`: the balance read with the API key (authenticate), used when no ledger write
-   * of this process came since, which for a GET is always (its hooks run in one pass), so
-   * the request reads one row fewer. A spend by another process meanwhile is caught where it is
-   * caught anyway: the ledger refuses the charge (payment_required), it never overdraws.
+   * of this process came since; after one of its group commits, the balance that commit left
+   * (committed-balances.ts); else the account is read. A spend by another process meanwhile is
+   * caught where it is caught anyway: the ledger refuses the charge (payment_required), it never overdraws.
    */
   reserve(userId: number, maxCost: number = DEFAULT_MAX_COST, known?: { available: number; atLedgerWrite: number }): Reservation {
     if (maxCost > 0) {
-      const available = known?.atLedgerWrite === ledgerWrites(this.db) ? known.available : availableFor(this.db, userId);
+      const available =
+        known?.atLedgerWrite === ledgerWrites(this.db) ? known.available : (this.balances.availableOf(userId) ?? availableFor(this.db, userId));
       const free = available + (this.floats?.shareOf(userId).free ?? 0) - this.reservations.of(userId);
       if (free < maxCost) {
         throw fail.paymentRequired(notEnoughCredits('request', maxCost, free, true));
