@@ -9,6 +9,7 @@ import { ensurePost, ensureUser } from '../../engine/upstream/fetch-reads';
 import { walkOf } from '../../engine/jobs/upstream/walk';
 import { modeOf } from '../../engine/upstream/gateway';
 import { requesterOf } from './spec-route';
+import { whenWriteFree } from '../../engine/store/when-write-free';
 
 // Spec 4.6, 4.7 and 4.8, and our extensions: a timeline job (issue 15), cancel and delete.
 // Creating a job costs the request's price (1 credit) and holds the job's largest cost (ledger
@@ -49,7 +50,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
         // Through an upstream the post may not be stored yet: its reply_count sets the hold.
         if (modeOf(engine) !== 'offline') await ensurePost(engine, requesterOf(request), tweetId, 'tweet_id');
         const parsed = parseRepliesJob(engine.db, tweetId, jobParams(request));
-        const jobId = submitJob(engine, userId, 'replies', parsed, () => chargeRequest(request, 0));
+        const jobId = await whenWriteFree(engine.db, () => submitJob(engine, userId, 'replies', parsed, () => chargeRequest(request, 0)));
         return reply.type(json).send(created(jobId));
       },
     });
@@ -59,7 +60,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       handler: async (request, reply) => {
         const userId = userOf(request);
         const parsed = parseSearchJob(jobParams(request));
-        const jobId = submitJob(engine, userId, 'search', parsed, () => chargeRequest(request, 0));
+        const jobId = await whenWriteFree(engine.db, () => submitJob(engine, userId, 'search', parsed, () => chargeRequest(request, 0)));
         return reply.type(json).send(created(jobId));
       },
     });
@@ -77,7 +78,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
           // Through an upstream the user may not be stored yet: its statuses_count sets the hold.
           if (viaUpstream) await ensureUser(engine, requesterOf(request), parseNumericId('user_id', target).toString());
           const parsed = parseTimelineJob(engine.db, target, timeline, jobParams(request), viaUpstream);
-          const jobId = submitJob(engine, userId, 'timeline', parsed, () => chargeRequest(request, 0));
+          const jobId = await whenWriteFree(engine.db, () => submitJob(engine, userId, 'timeline', parsed, () => chargeRequest(request, 0)));
           return reply.type(json).send(created(jobId));
         },
       });
@@ -95,7 +96,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       config: { spec: true, maxCost: 0 },
       handler: async (request, reply) => {
         const job = jobOfUser(engine.db, userOf(request), (request.params as { job_id: string }).job_id);
-        cancelJob(engine.db, job.id, engine.clock.nowMs());
+        await whenWriteFree(engine.db, () => cancelJob(engine.db, job.id, engine.clock.nowMs()));
         notifyJobsChanged(engine.db);
         const now = jobOfUser(engine.db, job.user_id, String(job.id));
         return reply.type(json).send(JSON.stringify(jobStatusBody(now, baseUrlOf(request))));
@@ -108,7 +109,7 @@ export function registerJobRoutes(app: FastifyInstance, engine: Engine): void {
       config: { spec: true, maxCost: 0 },
       handler: async (request, reply) => {
         const job = jobOfUser(engine.db, userOf(request), (request.params as { job_id: string }).job_id);
-        const deleted = deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs());
+        const deleted = await whenWriteFree(engine.db, () => deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs()));
         notifyJobsChanged(engine.db);
         return reply.type(json).send(
           JSON.stringify({

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { getJob } from '../../src/main/engine/jobs';
+import { checkInvariants } from '../../src/main/engine/ledger';
+import { openDb } from '../../src/main/engine/store/db';
+import { apiKey } from '../fixtures/api-corpus';
+import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
+import { testEngine } from '../helpers/engine';
+import { startServer } from '../helpers/http';
+
+// A job submitted, cancelled or deleted while another connection holds the write lock (`skein
+// import` in its own process, ~270 ms per transaction) waits for it off the event loop
+// (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
+// connection is in this very process, so a wait inside SQLite's busy handler would also keep it
+// from ever committing: the write would fail after the busy timeout instead.
+
+const ticks = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+async function setup() {
+  const engine = testEngine();
+  writeConversation(engine.db, 10, 2);
+  const key = apiKey(engine);
+  const server = await startServer(engine, { metering: true });
+  const other = openDb(engine.dbFile);
+  return { engine, key, server, other };
+}
+
+describe('a job written while another connection holds the write lock', () => {
+  it('is created once the lock is free, and the server answers meanwhile', async () => {
+    const { engine, key, server, other } = await setup();
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      let settled = false;
+      const submitted = server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key }).finally(() => (settled = true));
+      await ticks(10);
+      expect(settled).toBe(false);
+      // A free request of the same API is answered while the submit waits.
+      expect((await server.request('/jobs/999999', { key })).status).toBe(404);
+      expect(settled).toBe(false);
+      other.prepare('COMMIT').run();
+      const res = await submitted;
+      expect(res.status).toBe(200);
+      const jobId = (res.json() as { job_id: number }).job_id;
+      expect(getJob(engine.db, jobId)?.status).toBe('pending');
+      expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+
+      // Cancelled the same way.
+      other.prepare('BEGIN IMMEDIATE').run();
+      let cancelled = false;
+      const cancel = server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key }).finally(() => (cancelled = true));
+      await ticks(10);
+      expect(cancelled).toBe(false);
+      other.prepare('COMMIT').run();
+      expect((await cancel).status).toBe(200);
+      expect(getJob(engine.db, jobId)?.status).toBe('error');
+      expect(checkInvariants(engine.db)).toEqual([]);
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+
+  it('still fails after the busy timeout, having written nothing', async () => {
+    const { engine, key, server, other } = await setup();
+    try {
+      engine.db.pragma('busy_timeout = 60');
+      other.prepare('BEGIN IMMEDIATE').run();
+      const jobsBefore = engine.db.prepare('SELECT count(*) FROM jobs').pluck().get();
+      const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
+      expect(res.status).toBe(500);
+      expect(engine.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(jobsBefore);
+      expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(60);
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+});
