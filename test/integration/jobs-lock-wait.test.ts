@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../../src/main/engine/handlers';
+import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
+import { dispatch } from '../../src/main/engine/handlers/dispatch';
+import { EventHub } from '../../src/main/engine/handlers/event-hub';
 import { getJob } from '../../src/main/engine/jobs';
 import { checkInvariants } from '../../src/main/engine/ledger';
 import { openDb } from '../../src/main/engine/store/db';
-import { apiKey } from '../fixtures/api-corpus';
+import { apiKey, fund } from '../fixtures/api-corpus';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 
-// A job submitted, cancelled or deleted while another connection holds the write lock (`skein
+// A job submitted, cancelled or deleted (by a script or in the app) while another connection holds the write lock (`skein
 // import` in its own process, ~270 ms per transaction) waits for it off the event loop
 // (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
 // connection is in this very process, so a wait inside SQLite's busy handler would also keep it
@@ -54,6 +58,35 @@ describe('a job written while another connection holds the write lock', () => {
       other.prepare('COMMIT').run();
       expect((await cancel).status).toBe(200);
       expect(getJob(engine.db, jobId)?.status).toBe('error');
+      expect(checkInvariants(engine.db)).toEqual([]);
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+
+  it("is started, cancelled and deleted from the app the same way, the app's other calls answered meanwhile", async () => {
+    const { engine, server, other } = await setup();
+    fund(engine, APP_USER_ID);
+    const { handlers } = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url });
+    const waitsForLock = async <T,>(call: () => Promise<T>): Promise<T> => {
+      other.prepare('BEGIN IMMEDIATE').run();
+      let settled = false;
+      const pending = call().finally(() => (settled = true));
+      await ticks(10);
+      expect(settled).toBe(false);
+      expect(await dispatch(handlers, 'jobs.list', {})).toMatchObject({ ok: true });
+      expect(settled).toBe(false);
+      other.prepare('COMMIT').run();
+      return pending;
+    };
+    try {
+      const created = await waitsForLock(() => dispatch(handlers, 'jobs.create', { kind: 'replies', tweet_id: String(ROOT_ID) }));
+      expect(created).toMatchObject({ ok: true });
+      const jobId = (created as { value: { job_id: number } }).value.job_id;
+      expect(await waitsForLock(() => dispatch(handlers, 'jobs.cancel', { job_id: jobId }))).toMatchObject({ ok: true, value: { status: 'error' } });
+      expect(await waitsForLock(() => dispatch(handlers, 'jobs.delete', { job_id: jobId }))).toMatchObject({ ok: true, value: { job_id: jobId } });
+      expect(getJob(engine.db, jobId)?.deleted_at_ms).not.toBeNull();
       expect(checkInvariants(engine.db)).toEqual([]);
     } finally {
       if (other.inTransaction) other.prepare('ROLLBACK').run();

@@ -11,6 +11,7 @@ import { ensurePost, ensureUser } from '../upstream/fetch-reads';
 import { currentConfig, modeOf } from '../upstream/gateway';
 import { spentOfBudget } from '../upstream/spend';
 import { idArg, intArg, oneOf, record } from './validate';
+import { whenWriteFree } from '../store/when-write-free';
 
 // The job list shows the newest jobs of every user on this machine (the app's and scripts'):
 // the analyst owns all of them. 500 rows is months of collections.
@@ -93,7 +94,7 @@ export async function createAppJob(engine: Engine, raw: unknown, resumeOf?: numb
       `this job may fetch up to ${upstream.items} items ($${upstream.usd.toFixed(2)}) from the upstream, more than the ${upstream.threshold} items over which Skein asks first; confirm it to start.`,
     );
   }
-  return { job_id: submitJob(engine, APP_USER_ID, kind, parsed as never, undefined, resumeOf) };
+  return { job_id: await whenWriteFree(engine.db, () => submitJob(engine, APP_USER_ID, kind, parsed as never, undefined, resumeOf)) };
 }
 
 /** A job row with the names the list shows: its API user's, and a timeline job's subject's screen name. */
@@ -166,9 +167,9 @@ export function getAppJob(engine: Engine, raw: unknown, apiUrl: string | null): 
   return toAppJob(listedJob(engine, jobArg(engine, raw).id), baseUrlOf(engine, apiUrl));
 }
 
-export function cancelAppJob(engine: Engine, raw: unknown, apiUrl: string | null): AppJobRow {
+export async function cancelAppJob(engine: Engine, raw: unknown, apiUrl: string | null): Promise<AppJobRow> {
   const job = jobArg(engine, raw);
-  cancelJob(engine.db, job.id, engine.clock.nowMs());
+  await whenWriteFree(engine.db, () => cancelJob(engine.db, job.id, engine.clock.nowMs()));
   return toAppJob(listedJob(engine, job.id), baseUrlOf(engine, apiUrl));
 }
 
@@ -205,9 +206,9 @@ function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknow
  * Jobs > Delete job (issue 15): a finished job leaves the list with its data file; its ledger
  * transfers stay (jobs/delete-job.ts). A running job is refused (409): cancel it first.
  */
-export function deleteAppJob(engine: Engine, raw: unknown): DeletedJob {
+export async function deleteAppJob(engine: Engine, raw: unknown): Promise<DeletedJob> {
   const job = jobArg(engine, raw);
-  const deleted = deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs());
+  const deleted = await whenWriteFree(engine.db, () => deleteJob(engine.db, engine.dataDir, job.id, engine.clock.nowMs()));
   notifyJobsChanged(engine.db);
   return deleted;
 }
