@@ -11,9 +11,9 @@ import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 
-// A job submitted, cancelled or deleted (by a script or in the app) while another connection holds the write lock (`skein
-// import` in its own process, ~270 ms per transaction) waits for it off the event loop
-// (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
+// A job submitted, cancelled or deleted, by a script or in the app, while another connection holds
+// the write lock (`skein import` in its own process, ~270 ms per transaction) waits for it off the
+// event loop (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
 // connection is in this very process, so a wait inside SQLite's busy handler would also keep it
 // from ever committing: the write would fail after the busy timeout instead.
 
