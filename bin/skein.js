@@ -10,9 +10,5 @@ if (!existsSync(cli)) {
   console.error('skein: the app is not built yet. Run `npm run build` (npm install does it for you).');
   process.exit(1);
 }
-// exitWhenFlushed, not process.exit: output piped to another program must arrive whole.
-const { main, exitWhenFlushed } = require(cli);
-main(process.argv.slice(2)).then(exitWhenFlushed, (err) => {
-  console.error(err);
-  exitWhenFlushed(1);
-});
+// The same run as `node out/main/cli.js`: private files (umask 077), output flushed before the exit.
+require(cli).runAsProcess(process.argv.slice(2));

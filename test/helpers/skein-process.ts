@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 export const repoRoot = join(__dirname, '..', '..');
 export const builtCli = join(repoRoot, 'out', 'main', 'cli.js');
+/** The `skein` command as npm puts it on the PATH: it runs the built CLI. */
+export const skeinBin = join(repoRoot, 'bin', 'skein.js');
 
 export interface SkeinProcess {
   child: ChildProcess;
@@ -20,9 +22,9 @@ export interface SkeinProcess {
  * Starts the built `skein serve` as a real process (what `npm start` runs in headless mode) and
  * resolves once it prints its URL. Needs `npm run build` first; `npm test` builds before testing.
  */
-export async function startSkein(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SkeinProcess> {
+export async function startSkein(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, entry = builtCli): Promise<SkeinProcess> {
   if (!existsSync(builtCli)) throw new Error(`${builtCli} is missing: run \`npm run build\` first.`);
-  const child = spawn(process.execPath, [builtCli, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+  const child = spawn(process.execPath, [entry, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

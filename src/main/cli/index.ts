@@ -75,12 +75,19 @@ export function exitWhenFlushed(code: number): void {
   process.stderr.write('', flushed);
 }
 
-// Run when this file is the entry point (out/main/cli.js), not when a test imports it.
-if (typeof require !== "undefined" && require.main === module) {
-  // What skein writes (the database, exports, imports) is the user's alone (store/private-dir.ts).
+/**
+ * A whole run of the `skein` command, as a process: what skein writes (the database, exports,
+ * imports) is the user's alone (store/private-dir.ts), then the command, then the exit once the
+ * output is flushed. Both entry points run it: out/main/cli.js and bin/skein.js (the `skein` on
+ * the PATH), which ran main() alone and so wrote its exports 0644 in a 0755 exports/.
+ */
+export function runAsProcess(argv: string[]): void {
   privateUmask();
-  main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
+  main(argv).then(exitWhenFlushed, (err: unknown) => {
     console.error(err);
     exitWhenFlushed(1);
   });
 }
+
+// Run when this file is the entry point (out/main/cli.js), not when a test imports it.
+if (typeof require !== "undefined" && require.main === module) runAsProcess(process.argv.slice(2));
