@@ -6,6 +6,7 @@ import { EventHub } from '../../src/main/engine/handlers/event-hub';
 import { getJob } from '../../src/main/engine/jobs';
 import { checkInvariants } from '../../src/main/engine/ledger';
 import { openDb } from '../../src/main/engine/store/db';
+import { WRITE_LOCK_BUSY_MESSAGE } from '../../src/main/engine/store/when-write-free';
 import { apiKey, fund } from '../fixtures/api-corpus';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
@@ -94,7 +95,7 @@ describe('a job written while another connection holds the write lock', () => {
     }
   });
 
-  it('still fails after the busy timeout, having written nothing', async () => {
+  it('still fails after the busy timeout, having written nothing, and says why', async () => {
     const { engine, key, server, other } = await setup();
     try {
       engine.db.pragma('busy_timeout = 60');
@@ -102,6 +103,8 @@ describe('a job written while another connection holds the write lock', () => {
       const jobsBefore = engine.db.prepare('SELECT count(*) FROM jobs').pluck().get();
       const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
       expect(res.status).toBe(500);
+      expect(res.json()).toMatchObject({ status: 'error', message: WRITE_LOCK_BUSY_MESSAGE });
+      expect(res.headers.get('retry-after')).toBe('5');
       expect(engine.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(jobsBefore);
       expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(60);
     } finally {

@@ -5,6 +5,7 @@ import { balanceOf, charge, checkInvariants, grant, ledgerWrites, transfersOf } 
 import { Metering } from '../../src/main/engine/metering';
 import { openDb } from '../../src/main/engine/store/db';
 import { ledgerDb } from '../helpers/ledger-db';
+import { WRITE_LOCK_BUSY_MESSAGE } from '../../src/main/engine/store/when-write-free';
 
 // Grouped request charges (metering/group-commit.ts) on a real SQLite file: what a group commits,
 // that one refusal leaves the others alone, and that a reservation holds until its group commits.
@@ -162,7 +163,7 @@ describe('a group waiting for another connection\'s write lock', () => {
       other.prepare('BEGIN IMMEDIATE').run();
       db.pragma('busy_timeout = 40');
       const groups = new Metering(db, new ManualClock(Date.UTC(2026, 0, 1)), new SeededIds('group-commit-timeout'));
-      await expect(groups.chargeGrouped(groups.admit(user, 1), 1, 'GET /gives-up')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      await expect(groups.chargeGrouped(groups.admit(user, 1), 1, 'GET /gives-up')).rejects.toMatchObject({ code: 'internal', message: WRITE_LOCK_BUSY_MESSAGE, headers: { 'Retry-After': '5' } });
       expect(transfersOf(db, user)).toHaveLength(before);
       expect(db.pragma('busy_timeout', { simple: true })).toBe(40);
     } finally {

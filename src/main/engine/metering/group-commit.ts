@@ -9,6 +9,7 @@ import type { Floats } from './floats';
 import type { JournalMove } from './float-journal';
 import type { CommittedBalances } from './committed-balances';
 import { unstamped } from '../store/change-stamp';
+import { busyAsFailure } from '../store/when-write-free';
 
 /**
  * A metered request whose connection was gone before its charge was committed (the client closed
@@ -223,7 +224,7 @@ export class GroupCommit {
       // The transaction failed (disk full, the lock not obtained within busy_timeout): nothing of
       // the group was written, so every charge in it fails. A full disk is said as such (issue 13):
       // "Internal error" sent the script's author looking for a bug in Skein.
-      const why = isDiskFull(err) ? new SkeinError('internal', DISK_FULL_MESSAGE) : err;
+      const why = isDiskFull(err) ? new SkeinError('internal', DISK_FULL_MESSAGE) : busyAsFailure(err);
       for (const q of group) {
         q.settled?.();
         q.reject(why);

@@ -1,3 +1,4 @@
+import { SkeinError } from '../errors';
 import type { Db } from './db';
 import { withoutWaiting } from './without-waiting';
 
@@ -5,11 +6,26 @@ import { withoutWaiting } from './without-waiting';
 export const WRITE_RETRY_MS = 2;
 
 /**
+ * A write that waited the whole busy timeout for another connection's lock: said as such, with
+ * Retry-After, rather than as an internal error that sends the script's author looking for a bug.
+ */
+export const WRITE_LOCK_BUSY_MESSAGE =
+  "Skein's database stayed busy with another writer (such as `skein import`) for the whole wait: the request was not done and nothing was charged. Retry in a few seconds.";
+const RETRY_AFTER_S = 5;
+
+const isBusy = (err: unknown): boolean => String((err as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
+
+/** A SQLITE_BUSY failure as the client should see it (500 with WRITE_LOCK_BUSY_MESSAGE); any other error as it is. */
+export function busyAsFailure(err: unknown): unknown {
+  return isBusy(err) ? new SkeinError('internal', WRITE_LOCK_BUSY_MESSAGE, { 'Retry-After': String(RETRY_AFTER_S) }) : err;
+}
+
+/**
  * Runs `write`, a write transaction that begins with BEGIN IMMEDIATE (inWriteTx), once the write
  * lock is free, waiting for it off the event loop: each try starts without SQLite's busy timeout
  * and, refused (SQLITE_BUSY at its BEGIN, before anything is written), is tried again
  * WRITE_RETRY_MS later. Once the connection's busy timeout has passed, it waits inside SQLite as
- * before, and fails as before if it must.
+ * before, and fails if it must (with WRITE_LOCK_BUSY_MESSAGE).
  *
  * Why: on the server's thread a write that waits inside SQLite holds every other request with it.
  * `skein import` in its own process holds the lock ~270 ms per 1,000-record transaction, so a job
@@ -23,9 +39,15 @@ export async function whenWriteFree<T>(db: Db, write: () => T): Promise<T> {
     try {
       return withoutWaiting(db, write);
     } catch (err) {
-      if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || db.inTransaction) throw err;
+      if (!isBusy(err) || db.inTransaction) throw err;
     }
-    if (performance.now() - startMs >= waitMs) return write();
+    if (performance.now() - startMs >= waitMs) {
+      try {
+        return write();
+      } catch (err) {
+        throw busyAsFailure(err);
+      }
+    }
     await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
   }
 }
