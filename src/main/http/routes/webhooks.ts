@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine';
 import { fail } from '../errors';
 import { checkWebhookSecret, createInbox, inboxesOf, inboxMessages, INBOX_MAX_BODY_BYTES, listDeliveries, recordInboxMessage, setWebhook, webhookSettings } from '../../engine/webhooks';
+import { whenWriteFree } from '../../engine/store/when-write-free';
 
 // Webhook settings and the delivery log for the key's user (extensions: the spec sets the URL in
 // a dashboard), and the webhook inbox: POST /inbox/<token> keeps what it receives (no key: the
@@ -38,7 +39,8 @@ export function registerWebhookRoutes(app: FastifyInstance, engine: Engine): voi
   });
 
   app.post('/webhooks/inboxes', { config: free }, async (request, reply) => {
-    const token = createInbox(db, engine.ids, userOf(request), engine.clock.nowMs());
+    const userId = userOf(request);
+    const token = await whenWriteFree(db, () => createInbox(db, engine.ids, userId, engine.clock.nowMs()));
     const url = `${request.protocol}://${request.headers.host ?? '127.0.0.1'}/inbox/${token}`;
     return reply.type(json).send(JSON.stringify({ token, url }));
   });
@@ -57,12 +59,14 @@ export function registerWebhookRoutes(app: FastifyInstance, engine: Engine): voi
         const v = request.headers[h];
         if (typeof v === 'string') headers[h] = v.slice(0, 500);
       }
-      const id = recordInboxMessage(db, (request.params as { token: string }).token, {
+      const message = {
         received_at_ms: engine.clock.nowMs(),
         content_type: request.headers['content-type']?.slice(0, 200) ?? null,
         headers,
         body: typeof request.body === 'string' ? request.body : '',
-      });
+      };
+      // Skein's own webhooks land here too: a job that ends during `skein import` posts one.
+      const id = await whenWriteFree(db, () => recordInboxMessage(db, (request.params as { token: string }).token, message));
       return reply.type(json).send(JSON.stringify({ status: 'success', id }));
     });
     scope.get('/inbox/:token', async (request, reply) => {

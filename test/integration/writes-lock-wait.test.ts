@@ -12,11 +12,12 @@ import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 
-// A job submitted, cancelled or deleted, by a script or in the app, while another connection holds
-// the write lock (`skein import` in its own process, ~270 ms per transaction) waits for it off the
-// event loop (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
-// connection is in this very process, so a wait inside SQLite's busy handler would also keep it
-// from ever committing: the write would fail after the busy timeout instead.
+// A job submitted, cancelled or deleted, by a script or in the app, and a webhook inbox's message,
+// while another connection holds the write lock (`skein import` in its own process, ~270 ms per
+// transaction), wait for it off the event loop (store/when-write-free.ts): the server answers
+// other requests meanwhile. Here the other connection is in this very process, so a wait inside
+// SQLite's busy handler would also keep it from ever committing: the write would fail after the
+// busy timeout instead.
 
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -31,7 +32,7 @@ async function setup() {
   return { engine, key, server, other };
 }
 
-describe('a job written while another connection holds the write lock', () => {
+describe('a write while another connection holds the write lock', () => {
   it('is created once the lock is free, and the server answers meanwhile', async () => {
     const { engine, key, server, other } = await setup();
     try {
@@ -89,6 +90,26 @@ describe('a job written while another connection holds the write lock', () => {
       expect(await waitsForLock(() => dispatch(handlers, 'jobs.delete', { job_id: jobId }))).toMatchObject({ ok: true, value: { job_id: jobId } });
       expect(getJob(engine.db, jobId)?.deleted_at_ms).not.toBeNull();
       expect(checkInvariants(engine.db)).toEqual([]);
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+
+  it("keeps a webhook inbox's message once the lock is free, answering meanwhile", async () => {
+    const { key, server, other } = await setup();
+    try {
+      const inbox = (await server.request('/webhooks/inboxes', { method: 'POST', key })).json() as { url: string };
+      other.prepare('BEGIN IMMEDIATE').run();
+      let settled = false;
+      const posted = fetch(inbox.url, { method: 'POST', body: '{"event":"job_finished"}' }).finally(() => (settled = true));
+      await ticks(10);
+      expect(settled).toBe(false);
+      expect((await fetch(inbox.url)).status).toBe(200);
+      other.prepare('COMMIT').run();
+      expect((await posted).status).toBe(200);
+      const listed = (await (await fetch(inbox.url)).json()) as { messages: { body: string }[] };
+      expect(listed.messages.map((m) => m.body)).toEqual(['{"event":"job_finished"}']);
     } finally {
       if (other.inTransaction) other.prepare('ROLLBACK').run();
       other.close();
