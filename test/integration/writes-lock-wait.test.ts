@@ -5,15 +5,16 @@ import { dispatch } from '../../src/main/engine/handlers/dispatch';
 import { EventHub } from '../../src/main/engine/handlers/event-hub';
 import { getJob } from '../../src/main/engine/jobs';
 import { checkInvariants } from '../../src/main/engine/ledger';
-import { openDb } from '../../src/main/engine/store/db';
+import { type Db, openDb } from '../../src/main/engine/store/db';
+import type { Handlers } from '../../src/shared/contract';
 import { WRITE_LOCK_BUSY_MESSAGE } from '../../src/main/engine/store/when-write-free';
 import { apiKey, fund } from '../fixtures/api-corpus';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 
-// A job submitted, cancelled or deleted, by a script or in the app, and a webhook inbox's message,
-// while another connection holds the write lock (`skein import` in its own process, ~270 ms per
+// A job submitted, cancelled or deleted, by a script or in the app, a webhook inbox's message and
+// the app's settings, while another connection holds the write lock (`skein import` in its own process, ~270 ms per
 // transaction), wait for it off the event loop (store/when-write-free.ts): the server answers
 // other requests meanwhile. Here the other connection is in this very process, so a wait inside
 // SQLite's busy handler would also keep it from ever committing: the write would fail after the
@@ -22,6 +23,24 @@ import { startServer } from '../helpers/http';
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
 };
+
+/**
+ * An app call made while `other` holds the write lock: still pending after timers have fired and
+ * another app call was answered, done once the lock is released.
+ */
+function appCallWaits(other: Db, handlers: Handlers) {
+  return async <T,>(call: () => Promise<T>): Promise<T> => {
+    other.prepare('BEGIN IMMEDIATE').run();
+    let settled = false;
+    const pending = call().finally(() => (settled = true));
+    await ticks(10);
+    expect(settled).toBe(false);
+    expect(await dispatch(handlers, 'jobs.list', {})).toMatchObject({ ok: true });
+    expect(settled).toBe(false);
+    other.prepare('COMMIT').run();
+    return pending;
+  };
+}
 
 async function setup() {
   const engine = testEngine();
@@ -71,17 +90,7 @@ describe('a write while another connection holds the write lock', () => {
     const { engine, server, other } = await setup();
     fund(engine, APP_USER_ID);
     const { handlers } = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url });
-    const waitsForLock = async <T,>(call: () => Promise<T>): Promise<T> => {
-      other.prepare('BEGIN IMMEDIATE').run();
-      let settled = false;
-      const pending = call().finally(() => (settled = true));
-      await ticks(10);
-      expect(settled).toBe(false);
-      expect(await dispatch(handlers, 'jobs.list', {})).toMatchObject({ ok: true });
-      expect(settled).toBe(false);
-      other.prepare('COMMIT').run();
-      return pending;
-    };
+    const waitsForLock = appCallWaits(other, handlers);
     try {
       const created = await waitsForLock(() => dispatch(handlers, 'jobs.create', { kind: 'replies', tweet_id: String(ROOT_ID) }));
       expect(created).toMatchObject({ ok: true });
@@ -89,6 +98,25 @@ describe('a write while another connection holds the write lock', () => {
       expect(await waitsForLock(() => dispatch(handlers, 'jobs.cancel', { job_id: jobId }))).toMatchObject({ ok: true, value: { status: 'error' } });
       expect(await waitsForLock(() => dispatch(handlers, 'jobs.delete', { job_id: jobId }))).toMatchObject({ ok: true, value: { job_id: jobId } });
       expect(getJob(engine.db, jobId)?.deleted_at_ms).not.toBeNull();
+      expect(checkInvariants(engine.db)).toEqual([]);
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  });
+
+  it("changes the app's settings the same way: a limit, a key made and revoked, credits granted", async () => {
+    const { engine, server, other } = await setup();
+    const { handlers } = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url });
+    const waitsForLock = appCallWaits(other, handlers);
+    try {
+      const made = await waitsForLock(() => dispatch(handlers, 'keys.create', { user: 'notebook', credits: 10 }));
+      expect(made).toMatchObject({ ok: true });
+      const { key_id, user_id } = (made as { value: { key_id: number; user_id: number } }).value;
+      expect(await waitsForLock(() => dispatch(handlers, 'users.setLimit', { user_id, per_minute: 30 }))).toMatchObject({ ok: true, value: { per_minute_limit: 30 } });
+      expect(await waitsForLock(() => dispatch(handlers, 'credits.grant', { user_id, amount: 5 }))).toMatchObject({ ok: true, value: { available: 15 } });
+      expect(await waitsForLock(() => dispatch(handlers, 'keys.revoke', { key_id }))).toMatchObject({ ok: true, value: { id: key_id } });
+      expect(engine.db.prepare('SELECT revoked_at_ms IS NOT NULL FROM api_keys WHERE id = ?').pluck().get(key_id)).toBe(1);
       expect(checkInvariants(engine.db)).toEqual([]);
     } finally {
       if (other.inTransaction) other.prepare('ROLLBACK').run();

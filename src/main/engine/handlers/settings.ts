@@ -6,6 +6,7 @@ import { balanceOf, grant, latestTransfersOf, upstreamItemsOf } from '../ledger'
 import { floatKeeperOf } from '../ledger/float-keeper';
 import { checkWebhookSecret, sendTestEvent, setWebhook as setUserWebhook, type TestEventOutcome, webhookSettings } from '../webhooks';
 import { intArg, optionalIntArg, optionalTextArg, record, textArg } from './validate';
+import { whenWriteFree } from '../store/when-write-free';
 
 // Settings are the analyst's own bookkeeping, not data reads: they are not metered.
 const LEDGER_ROWS = 1_000;
@@ -48,13 +49,13 @@ export function listUsers(engine: Engine): ApiUserRow[] {
   }));
 }
 
-export function setLimit(engine: Engine, raw: unknown): ApiUserRow {
+export async function setLimit(engine: Engine, raw: unknown): Promise<ApiUserRow> {
   const args = record(raw);
   const userId = userIdArg(args);
   // The same bounds as the column's CHECK (migration 010).
   const perMinute = intArg(args, 'per_minute', 1, 100_000);
   userRow(engine, userId);
-  engine.db.prepare('UPDATE api_users SET per_minute_limit = ? WHERE id = ?').run(perMinute, userId);
+  await whenWriteFree(engine.db, () => engine.db.prepare('UPDATE api_users SET per_minute_limit = ? WHERE id = ?').run(perMinute, userId));
   return userRow(engine, userId);
 }
 
@@ -72,31 +73,32 @@ export function listApiKeys(engine: Engine): ApiKeyRow[] {
   );
 }
 
-export function createApiKey(engine: Engine, raw: unknown): { key: string; key_id: number; user_id: number } {
+export async function createApiKey(engine: Engine, raw: unknown): Promise<{ key: string; key_id: number; user_id: number }> {
   const args = record(raw);
   const name = textArg(args, 'user', 64).trim();
   // The form's "Starting credits" is the new user's whole opening balance (createKey); left empty,
   // the default applies.
   const credits = optionalIntArg(args, 'credits', 0, MAX_OPENING_CREDITS);
-  const created = createKey(engine, name, { credits });
+  const created = await whenWriteFree(engine.db, () => createKey(engine, name, { credits }));
   return { key: created.key, key_id: created.keyId, user_id: created.user.id };
 }
 
-export function revokeApiKey(engine: Engine, raw: unknown): ApiKeyRow {
+export async function revokeApiKey(engine: Engine, raw: unknown): Promise<ApiKeyRow> {
   const keyId = intArg(record(raw), 'key_id', 1, Number.MAX_SAFE_INTEGER);
-  revokeKey(engine, String(keyId));
+  await whenWriteFree(engine.db, () => revokeKey(engine, String(keyId)));
   const row = listApiKeys(engine).find((k) => k.id === keyId);
   if (!row) throw fail.notFound(`No API key with number ${keyId}.`);
   return row;
 }
 
-export function grantCredits(engine: Engine, raw: unknown): Balance {
+export async function grantCredits(engine: Engine, raw: unknown): Promise<Balance> {
   const args = record(raw);
   const userId = userIdArg(args);
   const amount = intArg(args, 'amount', 1, MAX_GRANT);
   userRow(engine, userId);
   const nowMs = engine.clock.nowMs();
-  grant(engine.db, { transferId: `grant:app:${nowMs}:${engine.ids.randomHex(6)}`, userId, amount, nowMs, memo: 'Granted in the app' });
+  const transferId = `grant:app:${nowMs}:${engine.ids.randomHex(6)}`;
+  await whenWriteFree(engine.db, () => grant(engine.db, { transferId, userId, amount, nowMs, memo: 'Granted in the app' }));
   return balance(engine, userId);
 }
 
