@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/main/engine/handlers';
 import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
 import { dispatch } from '../../src/main/engine/handlers/dispatch';
@@ -42,123 +42,109 @@ function appCallWaits(other: Db, handlers: Handlers) {
   };
 }
 
+// The other connections, rolled back and closed after each test, whatever it left.
+const others: Db[] = [];
+afterEach(() => {
+  for (const other of others.splice(0)) {
+    if (other.inTransaction) other.prepare('ROLLBACK').run();
+    other.close();
+  }
+});
+
 async function setup() {
   const engine = testEngine();
   writeConversation(engine.db, 10, 2);
   const key = apiKey(engine);
   const server = await startServer(engine, { metering: true });
   const other = openDb(engine.dbFile);
-  return { engine, key, server, other };
+  others.push(other);
+  const app = () => createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url }).handlers;
+  return { engine, key, server, other, app };
 }
 
 describe('a write while another connection holds the write lock', () => {
-  it('is created once the lock is free, and the server answers meanwhile', async () => {
+  it('submits a job over HTTP once the lock is free, the server answering meanwhile', async () => {
     const { engine, key, server, other } = await setup();
-    try {
-      other.prepare('BEGIN IMMEDIATE').run();
-      let settled = false;
-      const submitted = server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key }).finally(() => (settled = true));
-      await ticks(10);
-      expect(settled).toBe(false);
-      // A free request of the same API is answered while the submit waits.
-      expect((await server.request('/jobs/999999', { key })).status).toBe(404);
-      expect(settled).toBe(false);
-      other.prepare('COMMIT').run();
-      const res = await submitted;
-      expect(res.status).toBe(200);
-      const jobId = (res.json() as { job_id: number }).job_id;
-      expect(getJob(engine.db, jobId)?.status).toBe('pending');
-      expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    other.prepare('BEGIN IMMEDIATE').run();
+    let settled = false;
+    const submitted = server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key }).finally(() => (settled = true));
+    await ticks(10);
+    expect(settled).toBe(false);
+    // A free request of the same API is answered while the submit waits.
+    expect((await server.request('/jobs/999999', { key })).status).toBe(404);
+    expect(settled).toBe(false);
+    other.prepare('COMMIT').run();
+    const res = await submitted;
+    expect(res.status).toBe(200);
+    const jobId = (res.json() as { job_id: number }).job_id;
+    expect(getJob(engine.db, jobId)?.status).toBe('pending');
+    expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(5000);
 
-      // Cancelled the same way.
-      other.prepare('BEGIN IMMEDIATE').run();
-      let cancelled = false;
-      const cancel = server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key }).finally(() => (cancelled = true));
-      await ticks(10);
-      expect(cancelled).toBe(false);
-      other.prepare('COMMIT').run();
-      expect((await cancel).status).toBe(200);
-      expect(getJob(engine.db, jobId)?.status).toBe('error');
-      expect(checkInvariants(engine.db)).toEqual([]);
-    } finally {
-      if (other.inTransaction) other.prepare('ROLLBACK').run();
-      other.close();
-    }
+    // Cancelled the same way.
+    other.prepare('BEGIN IMMEDIATE').run();
+    let cancelled = false;
+    const cancel = server.request(`/jobs/${jobId}/cancel`, { method: 'POST', key }).finally(() => (cancelled = true));
+    await ticks(10);
+    expect(cancelled).toBe(false);
+    other.prepare('COMMIT').run();
+    expect((await cancel).status).toBe(200);
+    expect(getJob(engine.db, jobId)?.status).toBe('error');
+    expect(checkInvariants(engine.db)).toEqual([]);
   });
 
   it("is started, cancelled and deleted from the app the same way, the app's other calls answered meanwhile", async () => {
-    const { engine, server, other } = await setup();
+    const { engine, other, app } = await setup();
     fund(engine, APP_USER_ID);
-    const { handlers } = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url });
+    const handlers = app();
     const waitsForLock = appCallWaits(other, handlers);
-    try {
-      const created = await waitsForLock(() => dispatch(handlers, 'jobs.create', { kind: 'replies', tweet_id: String(ROOT_ID) }));
-      expect(created).toMatchObject({ ok: true });
-      const jobId = (created as { value: { job_id: number } }).value.job_id;
-      expect(await waitsForLock(() => dispatch(handlers, 'jobs.cancel', { job_id: jobId }))).toMatchObject({ ok: true, value: { status: 'error' } });
-      expect(await waitsForLock(() => dispatch(handlers, 'jobs.delete', { job_id: jobId }))).toMatchObject({ ok: true, value: { job_id: jobId } });
-      expect(getJob(engine.db, jobId)?.deleted_at_ms).not.toBeNull();
-      expect(checkInvariants(engine.db)).toEqual([]);
-    } finally {
-      if (other.inTransaction) other.prepare('ROLLBACK').run();
-      other.close();
-    }
+    const created = await waitsForLock(() => dispatch(handlers, 'jobs.create', { kind: 'replies', tweet_id: String(ROOT_ID) }));
+    expect(created).toMatchObject({ ok: true });
+    const jobId = (created as { value: { job_id: number } }).value.job_id;
+    expect(await waitsForLock(() => dispatch(handlers, 'jobs.cancel', { job_id: jobId }))).toMatchObject({ ok: true, value: { status: 'error' } });
+    expect(await waitsForLock(() => dispatch(handlers, 'jobs.delete', { job_id: jobId }))).toMatchObject({ ok: true, value: { job_id: jobId } });
+    expect(getJob(engine.db, jobId)?.deleted_at_ms).not.toBeNull();
+    expect(checkInvariants(engine.db)).toEqual([]);
   });
 
   it("changes the app's settings the same way: a limit, a key made and revoked, credits granted", async () => {
-    const { engine, server, other } = await setup();
-    const { handlers } = createHandlers(engine, { events: new EventHub(), mode: 'headless', apiUrl: () => server.url });
+    const { engine, other, app } = await setup();
+    const handlers = app();
     const waitsForLock = appCallWaits(other, handlers);
-    try {
-      const made = await waitsForLock(() => dispatch(handlers, 'keys.create', { user: 'notebook', credits: 10 }));
-      expect(made).toMatchObject({ ok: true });
-      const { key_id, user_id } = (made as { value: { key_id: number; user_id: number } }).value;
-      expect(await waitsForLock(() => dispatch(handlers, 'users.setLimit', { user_id, per_minute: 30 }))).toMatchObject({ ok: true, value: { per_minute_limit: 30 } });
-      expect(await waitsForLock(() => dispatch(handlers, 'credits.grant', { user_id, amount: 5 }))).toMatchObject({ ok: true, value: { available: 15 } });
-      expect(await waitsForLock(() => dispatch(handlers, 'keys.revoke', { key_id }))).toMatchObject({ ok: true, value: { id: key_id } });
-      expect(engine.db.prepare('SELECT revoked_at_ms IS NOT NULL FROM api_keys WHERE id = ?').pluck().get(key_id)).toBe(1);
-      expect(checkInvariants(engine.db)).toEqual([]);
-    } finally {
-      if (other.inTransaction) other.prepare('ROLLBACK').run();
-      other.close();
-    }
+    const made = await waitsForLock(() => dispatch(handlers, 'keys.create', { user: 'notebook', credits: 10 }));
+    expect(made).toMatchObject({ ok: true });
+    const { key_id, user_id } = (made as { value: { key_id: number; user_id: number } }).value;
+    expect(await waitsForLock(() => dispatch(handlers, 'users.setLimit', { user_id, per_minute: 30 }))).toMatchObject({ ok: true, value: { per_minute_limit: 30 } });
+    expect(await waitsForLock(() => dispatch(handlers, 'credits.grant', { user_id, amount: 5 }))).toMatchObject({ ok: true, value: { available: 15 } });
+    expect(await waitsForLock(() => dispatch(handlers, 'keys.revoke', { key_id }))).toMatchObject({ ok: true, value: { id: key_id } });
+    expect(engine.db.prepare('SELECT revoked_at_ms IS NOT NULL FROM api_keys WHERE id = ?').pluck().get(key_id)).toBe(1);
+    expect(checkInvariants(engine.db)).toEqual([]);
   });
 
   it("keeps a webhook inbox's message once the lock is free, answering meanwhile", async () => {
     const { key, server, other } = await setup();
-    try {
-      const inbox = (await server.request('/webhooks/inboxes', { method: 'POST', key })).json() as { url: string };
-      other.prepare('BEGIN IMMEDIATE').run();
-      let settled = false;
-      const posted = fetch(inbox.url, { method: 'POST', body: '{"event":"job_finished"}' }).finally(() => (settled = true));
-      await ticks(10);
-      expect(settled).toBe(false);
-      expect((await fetch(inbox.url)).status).toBe(200);
-      other.prepare('COMMIT').run();
-      expect((await posted).status).toBe(200);
-      const listed = (await (await fetch(inbox.url)).json()) as { messages: { body: string }[] };
-      expect(listed.messages.map((m) => m.body)).toEqual(['{"event":"job_finished"}']);
-    } finally {
-      if (other.inTransaction) other.prepare('ROLLBACK').run();
-      other.close();
-    }
+    const inbox = (await server.request('/webhooks/inboxes', { method: 'POST', key })).json() as { url: string };
+    other.prepare('BEGIN IMMEDIATE').run();
+    let settled = false;
+    const posted = fetch(inbox.url, { method: 'POST', body: '{"event":"job_finished"}' }).finally(() => (settled = true));
+    await ticks(10);
+    expect(settled).toBe(false);
+    expect((await fetch(inbox.url)).status).toBe(200);
+    other.prepare('COMMIT').run();
+    expect((await posted).status).toBe(200);
+    const listed = (await (await fetch(inbox.url)).json()) as { messages: { body: string }[] };
+    expect(listed.messages.map((m) => m.body)).toEqual(['{"event":"job_finished"}']);
   });
 
   it('still fails after the busy timeout, having written nothing, and says why', async () => {
     const { engine, key, server, other } = await setup();
-    try {
-      engine.db.pragma('busy_timeout = 60');
-      other.prepare('BEGIN IMMEDIATE').run();
-      const jobsBefore = engine.db.prepare('SELECT count(*) FROM jobs').pluck().get();
-      const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
-      expect(res.status).toBe(500);
-      expect(res.json()).toMatchObject({ status: 'error', message: WRITE_LOCK_BUSY_MESSAGE });
-      expect(res.headers.get('retry-after')).toBe('5');
-      expect(engine.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(jobsBefore);
-      expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(60);
-    } finally {
-      other.prepare('ROLLBACK').run();
-      other.close();
-    }
+    engine.db.pragma('busy_timeout = 60');
+    other.prepare('BEGIN IMMEDIATE').run();
+    const jobsBefore = engine.db.prepare('SELECT count(*) FROM jobs').pluck().get();
+    const res = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
+    expect(res.status).toBe(500);
+    expect(res.json()).toMatchObject({ status: 'error', message: WRITE_LOCK_BUSY_MESSAGE });
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(engine.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(jobsBefore);
+    expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(60);
   });
 });
