@@ -21,16 +21,17 @@ export function busyAsFailure(err: unknown): unknown {
 }
 
 /**
- * Runs `write`, a write transaction that begins with BEGIN IMMEDIATE (inWriteTx), once the write
- * lock is free, waiting for it off the event loop: each try starts without SQLite's busy timeout
- * and, refused (SQLITE_BUSY at its BEGIN, before anything is written), is tried again
- * WRITE_RETRY_MS later. Once the connection's busy timeout has passed, it waits inside SQLite as
+ * Runs `write`, one write transaction that begins with BEGIN IMMEDIATE (inWriteTx, `.immediate()`)
+ * or one statement on its own, once the write lock is free, waiting for it off the event loop:
+ * each try starts without SQLite's busy timeout and, refused (SQLITE_BUSY before anything is
+ * written), is tried again WRITE_RETRY_MS later. Once the connection's busy timeout has passed, it waits inside SQLite as
  * before, and fails if it must (with WRITE_LOCK_BUSY_MESSAGE).
  *
  * Why: on the server's thread a write that waits inside SQLite holds every other request with it.
  * `skein import` in its own process holds the lock ~270 ms per 1,000-record transaction, so a job
- * submitted during an import held the API, the app's pages included, that long. The metering's
- * group commit waits the same way (metering/group-commit.ts).
+ * submitted during an import (or a key made in the app, a webhook received) held the API, the
+ * app's pages included, that long. The metering's group commit waits the same way
+ * (metering/group-commit.ts).
  */
 export async function whenWriteFree<T>(db: Db, write: () => T): Promise<T> {
   const waitMs = db.pragma('busy_timeout', { simple: true }) as number;
