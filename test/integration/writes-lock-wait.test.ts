@@ -4,7 +4,7 @@ import { APP_USER_ID } from '../../src/main/engine/handlers/app-user';
 import { dispatch } from '../../src/main/engine/handlers/dispatch';
 import { EventHub } from '../../src/main/engine/handlers/event-hub';
 import { getJob } from '../../src/main/engine/jobs';
-import { checkInvariants } from '../../src/main/engine/ledger';
+import { balanceOf, checkInvariants } from '../../src/main/engine/ledger';
 import { type Db, openDb } from '../../src/main/engine/store/db';
 import type { Handlers } from '../../src/shared/contract';
 import { WRITE_LOCK_BUSY_MESSAGE } from '../../src/main/engine/store/when-write-free';
@@ -13,12 +13,12 @@ import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
 
-// A job submitted, cancelled or deleted, by a script or in the app, a webhook inbox's message and
-// the app's settings, while another connection holds the write lock (`skein import` in its own process, ~270 ms per
-// transaction), wait for it off the event loop (store/when-write-free.ts): the server answers
-// other requests meanwhile. Here the other connection is in this very process, so a wait inside
-// SQLite's busy handler would also keep it from ever committing: the write would fail after the
-// busy timeout instead.
+// A job submitted, cancelled or deleted, by a script or in the app, a read with an Idempotency-Key,
+// a webhook inbox's message and the app's settings, while another connection holds the write lock
+// (`skein import` in its own process, ~270 ms per transaction), wait for it off the event loop
+// (store/when-write-free.ts): the server answers other requests meanwhile. Here the other
+// connection is in this very process, so a wait inside SQLite's busy handler would also keep it
+// from ever committing: the write would fail after the busy timeout instead.
 
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -117,6 +117,29 @@ describe('a write while another connection holds the write lock', () => {
     expect(await waitsForLock(() => dispatch(handlers, 'credits.grant', { user_id, amount: 5 }))).toMatchObject({ ok: true, value: { available: 15 } });
     expect(await waitsForLock(() => dispatch(handlers, 'keys.revoke', { key_id }))).toMatchObject({ ok: true, value: { id: key_id } });
     expect(engine.db.prepare('SELECT revoked_at_ms IS NOT NULL FROM api_keys WHERE id = ?').pluck().get(key_id)).toBe(1);
+    expect(checkInvariants(engine.db)).toEqual([]);
+  });
+
+  // A downstream Skein's job sends an Idempotency-Key with every page it asks for: charged on its own.
+  it('answers a read with an Idempotency-Key once the lock is free, charging it once', async () => {
+    const { engine, key, server, other } = await setup();
+    const userId = (engine.db.prepare('SELECT user_id FROM api_keys ORDER BY id DESC LIMIT 1').get() as { user_id: number }).user_id;
+    const available = () => balanceOf(engine.db, userId).available;
+    const before = available();
+    const read = () => server.request(`/social/tweets/${ROOT_ID}`, { key, headers: { 'idempotency-key': 'page-1' } });
+    other.prepare('BEGIN IMMEDIATE').run();
+    let settled = false;
+    const first = read().finally(() => (settled = true));
+    await ticks(10);
+    expect(settled).toBe(false);
+    expect((await server.request('/jobs/999999', { key })).status).toBe(404);
+    expect(settled).toBe(false);
+    other.prepare('COMMIT').run();
+    expect((await first).status).toBe(200);
+    expect(available()).toBe(before - 1);
+    // Asked again (the downstream did not get the answer): answered, not charged again.
+    expect((await read()).status).toBe(200);
+    expect(available()).toBe(before - 1);
     expect(checkInvariants(engine.db)).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import { GroupCommit } from './group-commit';
 import { type Floats, openFloats } from './floats';
 import { type Reservation, Reservations } from './reservations';
 import { CommittedBalances } from './committed-balances';
+import { whenWriteFree } from '../store/when-write-free';
 
 export interface Admission {
   userId: number;
@@ -137,6 +138,33 @@ export class Metering {
         }
       }
       return charge(this.db, input);
+    } finally {
+      admission.reservation.release();
+    }
+  }
+
+  /**
+   * charge() once the write lock is free, waiting for it off the event loop (store/when-write-free.ts):
+   * a request with an Idempotency-Key is charged on its own, and a downstream Skein's job sends one
+   * with every page it asks for, so during `skein import` each of them held the server's thread
+   * for the import's transaction (~270 ms). `stillWanted` runs before each try and throws when the
+   * request is no longer to be charged (its client hung up meanwhile). The reservation holds until
+   * the charge is done, as in a group.
+   */
+  async chargeWhenFree(
+    admission: Pick<Admission, 'userId' | 'reservation'>,
+    items: number,
+    requestRef: string,
+    idempotencyKey: string,
+    stillWanted: () => void,
+  ): Promise<TransferResult> {
+    // charge() releases the reservation it is given: each try gets one that releases nothing.
+    const held = { userId: admission.userId, reservation: { amount: admission.reservation.amount, release: () => {} } };
+    try {
+      return await whenWriteFree(this.db, () => {
+        stillWanted();
+        return this.charge(held, items, requestRef, idempotencyKey);
+      });
     } finally {
       admission.reservation.release();
     }

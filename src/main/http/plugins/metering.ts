@@ -116,12 +116,9 @@ export function chargeRequestGrouped(request: FastifyRequest, items: number): Pr
   const admission = { userId: state.userId, reservation: state.reservation! };
   const key = idempotencyKeyOf(request);
   if (key === undefined) return state.metering.chargeGrouped(admission, items, memoOf(request), () => answerable(request));
-  try {
+  return state.metering.chargeWhenFree(admission, items, memoOf(request), key, () => {
     if (!answerable(request)) throw new SkeinError('invalid', CONNECTION_GONE_MESSAGE);
-    return Promise.resolve(state.metering.charge(admission, items, memoOf(request), key));
-  } catch (err) {
-    return Promise.reject(err);
-  }
+  });
 }
 
 /** At most this long: the ledger's transfer ids are 200 characters, and `idem:<user id>:` comes first. */
