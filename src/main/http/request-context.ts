@@ -1,3 +1,5 @@
+import type { MeterState } from './plugins/metering';
+
 // What the request pipeline learns about a request, shared by the plugins that fill it in:
 // auth (onRequest) sets apiUser, metering (preHandler) admits it and posts the charge.
 export interface ApiUser {
@@ -11,6 +13,8 @@ export interface ApiUser {
 declare module 'fastify' {
   interface FastifyRequest {
     apiUser?: ApiUser;
+    /** The metering plugin's state of a spec request (plugins/metering.ts); null elsewhere. */
+    meter: MeterState | null;
   }
   interface FastifyContextConfig {
     /** A spec endpoint: Bearer key required, metered, RateLimit headers. */

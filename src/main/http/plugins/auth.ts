@@ -10,6 +10,8 @@ import { onSpecRoutes } from '../spec-hooks';
  * status open; docs/decisions.md) before any other work. Sets request.apiUser for metering.
  */
 export function registerAuth(app: FastifyInstance, engine: Engine): void {
+  // Declared up front, so setting it does not change a request's shape halfway through the pipeline.
+  app.decorateRequest('apiUser', undefined);
   onSpecRoutes(app, () => ({
     onRequest(request, _reply, done) {
       // The remembered user itself, not a copy: no object per request (bench/api); nothing changes it.

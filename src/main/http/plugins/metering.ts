@@ -20,7 +20,7 @@ import { onSpecRoutes } from '../spec-hooks';
 //   A successful spec response whose route never charged still costs 1 (the price's minimum).
 // - onResponse / onRequestAbort: the reservation is released however the request ended.
 
-interface MeterState {
+export interface MeterState {
   metering: Metering;
   userId: number;
   rate?: RateState;
@@ -29,18 +29,20 @@ interface MeterState {
   free: boolean;
 }
 
-const states = new WeakMap<FastifyRequest, MeterState>();
-
 export interface MeteringOptions {
   /** false only in the metering benchmark's baseline: no limit, no balance check, no charge. */
   enabled?: boolean;
 }
 
 export function registerMetering(app: FastifyInstance, engine: Engine, options: MeteringOptions = {}): void {
+  // The state lives on the request (declared with the request's other fields, so every request has
+  // one shape), not in a WeakMap keyed by it: each WeakMap entry is an ephemeron the garbage
+  // collector traces on its own, one per request (bench "post details").
+  app.decorateRequest('meter', null);
   if (options.enabled === false) return;
   const metering = meteringOf(engine);
 
-  const release = (request: FastifyRequest) => states.get(request)?.reservation?.release();
+  const release = (request: FastifyRequest) => request.meter?.reservation?.release();
   // Callback hooks on the spec routes only (spec-hooks.ts): no promise per hook per request on the
   // hot path (bench/api). A synchronous throw becomes the request's error, as a rejected promise would.
   onSpecRoutes(app, (config) => ({
@@ -51,18 +53,18 @@ export function registerMetering(app: FastifyInstance, engine: Engine, options: 
       // Auth runs first and refuses a request without a valid key; this is the backstop.
       if (!request.apiUser) throw fail.unauthorized('Missing API key: send Authorization: Bearer <API_KEY>.');
       const state: MeterState = { metering, userId: request.apiUser.id, charged: false, free: config.maxCost === 0 };
-      states.set(request, state);
+      request.meter = state;
       state.rate = metering.admitRate(state.userId, request.apiUser.perMinuteLimit);
       done();
     },
     preHandler(request, _reply, done) {
-      const state = states.get(request);
+      const state = request.meter;
       idempotencyKeyOf(request); // a malformed key is refused before any work
       if (state) state.reservation = metering.reserve(state.userId, config.maxCost, request.apiUser?.credits);
       done();
     },
     onSend(request, reply, payload, done) {
-      const state = states.get(request);
+      const state = request.meter;
       if (!state) return done(null, payload);
       if (state.rate) reply.headers(rateLimitHeaders(state.rate));
       if (state.charged || state.free || !state.reservation || reply.statusCode >= 400) return done(null, payload);
@@ -152,7 +154,7 @@ function answerable(request: FastifyRequest): boolean {
 
 /** The request's metering state when it still has to be charged; marks it charged. */
 function chargeable(request: FastifyRequest): MeterState | undefined {
-  const state = states.get(request);
+  const state = request.meter;
   if (!state || state.charged || state.free || !state.reservation) return undefined;
   state.charged = true;
   return state;
