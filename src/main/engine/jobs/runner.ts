@@ -14,6 +14,8 @@ import { releaseLocks } from './queue/release';
 import { runJob } from './run-job';
 import { walkOf } from './upstream/walk';
 import { startRetention } from '../exports/retention-timer';
+import { prep } from '../ledger/prep';
+import { LOCK_TAKEN, WRITE_RETRY_MS, writeIfFree } from '../store/when-write-free';
 import type { XlsxOptions } from './writers/xlsx';
 
 /** How long a graceful stop waits for running jobs to reach a batch boundary. */
@@ -194,7 +196,14 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       for (const slot of slots) {
         if (slot.running) continue;
         const workerId = `${owner}:${slot.index}`;
-        const job = settler.guard('take a job from the queue', () => claimNextJob(db, workerId, clock.nowMs()));
+        // Read first, so an idle runner never asks for the write lock; then claimed only if the
+        // lock is free now. Another connection holding it (`skein import`) is tried again
+        // WRITE_RETRY_MS later, off the event loop (store/when-write-free.ts says why).
+        const job = settler.guard('take a job from the queue', () => (runnable() ? writeIfFree(db, () => claimNextJob(db, workerId, clock.nowMs())) : undefined));
+        if (job === LOCK_TAKEN) {
+          retryTickSoon();
+          break;
+        }
         if (!job) break;
         const done = (mode === 'inline' ? runInline(job, workerId) : runInThread(slot, job, workerId)).finally(() => {
           slot.running = undefined;
@@ -208,8 +217,18 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
     checkIdle();
   }
 
+  let retryTimer: NodeJS.Timeout | null = null;
+  function retryTickSoon(): void {
+    if (retryTimer || stopping) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      tick();
+    }, WRITE_RETRY_MS);
+    retryTimer.unref();
+  }
+
   function runnable(): boolean {
-    const row = db.prepare(`SELECT 1 FROM jobs WHERE status = 'pending' AND run_at_ms <= ? LIMIT 1`).get(clock.nowMs());
+    const row = prep(db, `SELECT 1 FROM jobs WHERE status = 'pending' AND run_at_ms <= ? LIMIT 1`).get(clock.nowMs());
     return row !== undefined;
   }
 
@@ -254,6 +273,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       if (stopping) return;
       stopping = true;
       clearInterval(poll);
+      if (retryTimer) clearTimeout(retryTimer);
       retention.stop();
       unsubscribe();
       for (const s of slots) s.worker?.postMessage({ type: 'stop' } satisfies ToWorker);

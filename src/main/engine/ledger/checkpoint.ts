@@ -64,9 +64,14 @@ export function writeCheckpoint(db: Db, p: { fromSeq: number | null; seq: number
  * reads. Returns the transfers it covered (0 when it is caught up or another process moved it).
  */
 export function advanceCheckpoint(db: Db, nowMs: number, maxTransfers: number): number {
+  const next = nextCheckpoint(db, maxTransfers);
+  return next && writeCheckpoint(db, { ...next, nowMs, by: 'running' }) ? next.seq - next.fromSeq : 0;
+}
+
+/** The checkpoint over at most `maxTransfers` more transfers, read but not written; null when caught up. */
+export function nextCheckpoint(db: Db, maxTransfers: number): { fromSeq: number; seq: number; sums: SumsByAccount } | null {
   const from = readCheckpoint(db);
   const seq = Math.min(maxTransferSeq(db), from.seq + maxTransfers);
-  if (seq <= from.seq) return 0;
-  const sums = addTransferSums(db, copySums(from.sums), from.seq, seq);
-  return writeCheckpoint(db, { fromSeq: from.seq, seq, sums, nowMs, by: 'running' }) ? seq - from.seq : 0;
+  if (seq <= from.seq) return null;
+  return { fromSeq: from.seq, seq, sums: addTransferSums(db, copySums(from.sums), from.seq, seq) };
 }

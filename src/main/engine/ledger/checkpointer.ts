@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
-import { advanceCheckpoint } from './checkpoint';
+import { nextCheckpoint, writeCheckpoint } from './checkpoint';
+import { LOCK_TAKEN, WRITE_RETRY_MS, writeIfFree } from '../store/when-write-free';
 
 // Keeps the ledger checkpoint near the newest transfer while the engine runs, so the next start
 // re-derives about one interval's transfers, not everything charged since the last start (a
@@ -20,10 +21,28 @@ export function startCheckpointer(db: Db, nowMs: () => number, everyMs = CHECKPO
   const step = () => {
     if (stopped || !db.open) return void (busy = false);
     try {
-      // A full step means more is waiting: continue after the event loop's other work.
-      if (advanceCheckpoint(db, nowMs(), STEP_TRANSFERS) === STEP_TRANSFERS) return void setImmediate(step);
+      const next = nextCheckpoint(db, STEP_TRANSFERS);
+      if (next) return save(next, performance.now());
     } catch {
-      // SQLITE_BUSY under another writer, or a closing database: the next round tries again.
+      // A closing database: the next round tries again.
+    }
+    busy = false;
+  };
+  // The write never waits for another connection's write lock (`skein import`) on the server's
+  // thread, where it held every request with it: refused, it is tried again WRITE_RETRY_MS later,
+  // for at most a round, then left to the next one (store/when-write-free.ts says why).
+  const save = (next: NonNullable<ReturnType<typeof nextCheckpoint>>, sinceMs: number): void => {
+    if (stopped || !db.open) return void (busy = false);
+    try {
+      const written = writeIfFree(db, () => writeCheckpoint(db, { ...next, nowMs: nowMs(), by: 'running' }));
+      if (written === LOCK_TAKEN) {
+        if (performance.now() - sinceMs < everyMs) return void setTimeout(() => save(next, sinceMs), WRITE_RETRY_MS).unref();
+      } else if (written && next.seq - next.fromSeq === STEP_TRANSFERS) {
+        // A full step means more is waiting: continue after the event loop's other work.
+        return void setImmediate(step);
+      }
+    } catch {
+      // A closing database, or a full disk: the next round tries again.
     }
     busy = false;
   };

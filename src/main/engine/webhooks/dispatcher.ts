@@ -5,6 +5,8 @@ import { jobStatusBody } from '../jobs/status-body';
 import type { Db } from '../store/db';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS, type DeliveryOutcome } from './deliver';
 import { readSecret, type SecretColumns, type SecretKeeper } from './secret-store';
+import { prep } from '../ledger/prep';
+import { LOCK_TAKEN, WRITE_RETRY_MS, writeIfFree } from '../store/when-write-free';
 
 /** Deliveries in flight at once: a slow receiver never holds up the others or the runner. */
 const MAX_IN_FLIGHT = 8;
@@ -49,6 +51,7 @@ export class WebhookDispatcher {
   /** Writes SQLite refused, by delivery id, tried again at every kick. */
   private owed = new Map<number, () => void>();
   private said = new Set<string>();
+  private retryTimer: NodeJS.Timeout | null = null;
   private readonly timeoutMs: number;
   private readonly keychain: SecretKeeper | null;
   private readonly maxInFlight: number;
@@ -68,6 +71,10 @@ export class WebhookDispatcher {
    * last one could not.
    */
   failInterrupted(): number {
+    // Read first: with nothing to mend (almost always) a start asks for no write lock, so `skein
+    // serve` started during `skein import` does not wait for the importer here.
+    const mend = `SELECT 1 FROM webhook_deliveries WHERE state = 'sending' OR (state = 'pending' AND retry_at_ms IS NOT NULL) LIMIT 1`;
+    if (this.db.prepare(mend).get() === undefined) return 0;
     const now = this.clock.nowMs();
     this.db.prepare(`UPDATE webhook_deliveries SET state = 'pending', body_json = NULL WHERE state = 'sending' AND started_at_ms IS NULL`).run();
     this.db.prepare(`UPDATE webhook_deliveries SET retry_at_ms = NULL WHERE state = 'pending' AND retry_at_ms IS NOT NULL`).run();
@@ -80,17 +87,23 @@ export class WebhookDispatcher {
       .run(now, now).changes;
   }
 
-  /** Claims and sends what is due, up to the in-flight limit. Never throws (see the class). */
+  /**
+   * Claims and sends what is due, up to the in-flight limit. Never throws (see the class). Its
+   * writes never wait for another connection's write lock (`skein import`) on the server's thread:
+   * refused, they are tried again WRITE_RETRY_MS later (store/when-write-free.ts says why).
+   */
   kick(): void {
     if (!this.db.open) return;
     this.guard('record webhook deliveries', () => {
       for (const [id, write] of this.owed) {
-        write();
+        if (writeIfFree(this.db, write) === LOCK_TAKEN) return this.kickSoon();
         this.owed.delete(id);
       }
       const baseUrl = listenerBaseUrl(this.db);
-      while (baseUrl && this.inFlight.size < this.maxInFlight) {
-        const claimed = this.claim(baseUrl);
+      // Read first, so a poll with nothing due never asks for the write lock.
+      while (baseUrl && this.inFlight.size < this.maxInFlight && this.due()) {
+        const claimed = writeIfFree(this.db, () => this.claim(baseUrl));
+        if (claimed === LOCK_TAKEN) return this.kickSoon();
         if (!claimed) return;
         const p: Promise<void> = this.send(claimed)
           .catch((err: unknown) => void this.say('send webhooks', err))
@@ -106,6 +119,20 @@ export class WebhookDispatcher {
   /** Resolves once nothing is in flight (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** A kick again shortly, once: a write of this one found the lock taken. */
+  private kickSoon(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, WRITE_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private due(): boolean {
+    return prep(this.db, `SELECT 1 FROM webhook_deliveries WHERE state = 'pending' AND (retry_at_ms IS NULL OR retry_at_ms <= ?) LIMIT 1`).get(this.clock.nowMs()) !== undefined;
   }
 
   private claim(baseUrl: string): Claimed | undefined {
@@ -171,13 +198,16 @@ export class WebhookDispatcher {
 
   /**
    * Runs a write now; refused, it is said once, and `retry` (default: the same write) is owed and
-   * tried again at every kick. Answers whether the write was made now.
+   * tried again at every kick (soon, when only the lock was taken: that is not said). Answers
+   * whether the write was made now.
    */
   private record(id: number, write: () => unknown, retry: () => unknown = write): boolean {
     if (!this.db.open) return false;
-    const done = this.guard('record webhook deliveries', () => (write(), true));
-    if (!done) this.owed.set(id, () => void retry());
-    return done === true;
+    const done = this.guard('record webhook deliveries', () => writeIfFree(this.db, () => (write(), true)));
+    if (done === true) return true;
+    this.owed.set(id, () => void retry());
+    if (done === LOCK_TAKEN) this.kickSoon();
+    return false;
   }
 
   /** A step that SQLite may refuse: said once per kind (until it works again), never thrown. */
