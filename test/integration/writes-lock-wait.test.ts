@@ -8,7 +8,10 @@ import { balanceOf, checkInvariants } from '../../src/main/engine/ledger';
 import { type Db, openDb } from '../../src/main/engine/store/db';
 import type { Handlers } from '../../src/shared/contract';
 import { WRITE_LOCK_BUSY_MESSAGE } from '../../src/main/engine/store/when-write-free';
+import { applyRetention, DATABASE_BUSY } from '../../src/main/engine/exports/retention';
 import { apiKey, fund } from '../fixtures/api-corpus';
+import { finishedExport } from '../fixtures/finished-exports';
+import { testRunner } from '../fixtures/job-runner';
 import { ROOT_ID, writeConversation } from '../fixtures/jobs-corpus';
 import { testEngine } from '../helpers/engine';
 import { startServer } from '../helpers/http';
@@ -156,6 +159,27 @@ describe('a write while another connection holds the write lock', () => {
     expect((await posted).status).toBe(200);
     const listed = (await (await fetch(inbox.url)).json()) as { messages: { body: string }[] };
     expect(listed.messages.map((m) => m.body)).toEqual(['{"event":"job_finished"}']);
+  });
+
+  it('deletes an export from the app the same way; a retention sweep leaves a due file for its next sweep', async () => {
+    const { engine, other, app } = await setup();
+    fund(engine, APP_USER_ID);
+    const runner = testRunner(engine, { mode: 'inline' });
+    const first = await finishedExport(engine, runner, APP_USER_ID, 3);
+    const second = await finishedExport(engine, runner, APP_USER_ID, 3);
+    await runner.stop();
+    const handlers = app();
+    const deleted = await appCallWaits(other, handlers)(() => dispatch(handlers, 'exports.delete', { job_id: first.id }));
+    expect(deleted).toMatchObject({ ok: true, value: { job_id: first.id, deleted_by: 'user' } });
+
+    // The hourly sweep two days later, the kept file due: refused the lock, it leaves the file and says why.
+    other.prepare('BEGIN IMMEDIATE').run();
+    const busy = applyRetention(engine.db, engine.dataDir, engine.clock.nowMs() + 2 * 86_400_000, { keep: 'days', days: 1 });
+    other.prepare('COMMIT').run();
+    expect(busy.deleted).toEqual([]);
+    expect(busy.skipped).toEqual([{ job_id: second.id, file_name: second.result_file, why: DATABASE_BUSY }]);
+    expect(getJob(engine.db, second.id)?.file_deleted_at_ms).toBeNull();
+    expect(engine.db.pragma('busy_timeout', { simple: true })).toBe(5000);
   });
 
   it('still fails after the busy timeout, having written nothing, and says why', async () => {

@@ -3,6 +3,7 @@ import { SkeinError } from '../errors';
 import type { Db } from '../store/db';
 import { deleteExportFile, type DeletedExport } from './delete-file';
 import { isDownloading } from './downloads';
+import { LOCK_TAKEN, writeIfFree } from '../store/when-write-free';
 import { dataFilePath } from './file-state';
 import { DAY_MS, type RetentionPolicy, retentionPolicy } from './retention-policy';
 
@@ -54,6 +55,9 @@ export function dueFiles(kept: readonly KeptFile[], policy: RetentionPolicy, now
   return [];
 }
 
+/** Why a due file was left for the next sweep while another process (`skein import`) held the write lock. */
+export const DATABASE_BUSY = 'the database was busy with another writer, such as `skein import`';
+
 export interface RetentionRun {
   deleted: DeletedExport[];
   /** Due files left for the next sweep: being downloaded, or not deletable now. */
@@ -69,7 +73,11 @@ export function applyRetention(db: Db, dataDir: string, nowMs: number, policy: R
       continue;
     }
     try {
-      run.deleted.push(deleteExportFile(db, dataDir, f.job_id, 'retention', nowMs));
+      // Never a wait for another process's write lock on the server's thread: the file is left for
+      // the next sweep instead (store/when-write-free.ts says why).
+      const deleted = writeIfFree(db, () => deleteExportFile(db, dataDir, f.job_id, 'retention', nowMs));
+      if (deleted === LOCK_TAKEN) run.skipped.push({ job_id: f.job_id, file_name: f.file_name, why: DATABASE_BUSY });
+      else run.deleted.push(deleted);
     } catch (err) {
       // Deleted in between (the analyst's Delete), or the OS refused: the next sweep looks again.
       if (!(err instanceof SkeinError)) throw err;

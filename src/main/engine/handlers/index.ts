@@ -10,6 +10,7 @@ import { searchCount, searchResults } from './search';
 import { overviewOf } from './overview';
 import { postReplyShape, topPostsOf } from './post-shape';
 import { cancelAppJob, createAppJob, deleteAppJob, estimateJob, estimateRetry, getAppJob, listJobs, retryAppJob } from './jobs';
+import { whenWriteFree } from '../store/when-write-free';
 import { deleteExport, listExports, listPartialFiles, previewExport, removePartialFile, retentionState, setRetention } from './exports';
 import { appInbox } from './inbox';
 import { startImport } from './imports';
@@ -87,10 +88,12 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
     'exports.list': async () => listExports(engine, deps.apiUrl()),
     'exports.preview': (args) => previewExport(engine, args, deps.apiUrl()),
     'exports.partials': async () => listPartialFiles(engine),
-    'exports.removePartial': async (args) => removePartialFile(engine, args),
-    'exports.delete': async (args) => deleteExport(engine, args),
+    // Each begins with its one write (a transaction's BEGIN IMMEDIATE, or the saved setting): waited
+    // for off the event loop while another process holds the lock (store/when-write-free.ts).
+    'exports.removePartial': async (args) => whenWriteFree(engine.db, () => removePartialFile(engine, args)),
+    'exports.delete': async (args) => whenWriteFree(engine.db, () => deleteExport(engine, args)),
     'exports.retention': async () => retentionState(engine),
-    'exports.setRetention': async (args) => setRetention(engine, args),
+    'exports.setRetention': async (args) => whenWriteFree(engine.db, () => setRetention(engine, args)),
     'users.list': async () => listUsers(engine),
     'users.setLimit': async (args) => setLimit(engine, args),
     'keys.list': async () => listApiKeys(engine),
