@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getJob } from '../../src/main/engine/jobs';
 import { grant, readCheckpoint } from '../../src/main/engine/ledger';
@@ -24,20 +23,15 @@ const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
 };
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 10));
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 10));
 }
 
 const others: Db[] = [];
-const hooks: Server[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const other of others.splice(0)) {
     if (other.inTransaction) other.prepare('ROLLBACK').run();
     other.close();
-  }
-  for (const hook of hooks.splice(0)) {
-    hook.closeAllConnections();
-    await new Promise((r) => hook.close(r));
   }
   vi.restoreAllMocks();
 });
@@ -54,18 +48,11 @@ describe("the job runner and webhook deliveries while another connection holds t
     const errors: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a.join(' ')));
 
-    const received: number[] = [];
-    const hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push((JSON.parse(body) as { data: { job_id: number } }).data.job_id);
-        res.writeHead(200).end('ok');
-      });
-    });
-    hooks.push(hook);
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    await setWebhook(engine, userId, `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`);
+    // The webhook goes to one of Skein's own inboxes.
+    const inbox = (await server.request('/webhooks/inboxes', { method: 'POST', key })).json() as { url: string };
+    await setWebhook(engine, userId, inbox.url);
+    const received = async () =>
+      ((await (await fetch(inbox.url)).json()) as { messages: { body: string }[] }).messages.map((m) => (JSON.parse(m.body) as { data: { job_id: number } }).data.job_id);
     const submitted = await server.request(`/social/tweets/${ROOT_ID}/comments/asyncJob`, { method: 'POST', key });
     expect(submitted.status, submitted.text).toBe(200);
     const jobId = (submitted.json() as { job_id: number }).job_id;
@@ -79,7 +66,7 @@ describe("the job runner and webhook deliveries while another connection holds t
     other.prepare('COMMIT').run();
     await runner.idle();
     expect(getJob(engine.db, jobId)?.status).toBe('success');
-    await until(() => received.length === 1);
+    await until(async () => (await received()).length === 1);
 
     // A delivery due while the lock is held: committed and locked again in one synchronous step,
     // so no poll runs in between.
@@ -88,11 +75,11 @@ describe("the job runner and webhook deliveries while another connection holds t
     other.prepare('COMMIT').run();
     other.prepare('BEGIN IMMEDIATE').run();
     await ticks(10);
-    expect(received).toEqual([jobId]);
+    expect(await received()).toEqual([jobId]);
     expect((await server.request('/jobs/999999', { key })).status).toBe(404);
     other.prepare('COMMIT').run();
-    await until(() => received.length === 2);
-    expect(received).toEqual([jobId, jobId]);
+    await until(async () => (await received()).length === 2);
+    expect(await received()).toEqual([jobId, jobId]);
 
     // Waiting for a lock is not a failure: nothing was said.
     expect(errors).toEqual([]);
