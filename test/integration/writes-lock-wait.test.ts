@@ -161,6 +161,18 @@ describe('a write while another connection holds the write lock', () => {
     expect(listed.messages.map((m) => m.body)).toEqual(['{"event":"job_finished"}']);
   });
 
+  it("sets the app's webhook and upstream the same way", async () => {
+    const { other, app } = await setup();
+    const handlers = app();
+    const waitsForLock = appCallWaits(other, handlers);
+    expect(await waitsForLock(() => dispatch(handlers, 'webhooks.set', { user_id: APP_USER_ID, url: 'http://127.0.0.1:9/hook' }))).toMatchObject({
+      ok: true,
+      value: { webhook_url: 'http://127.0.0.1:9/hook' },
+    });
+    expect(await waitsForLock(() => dispatch(handlers, 'upstream.set', { url: 'http://127.0.0.1:9', profile: 'spec' }))).toMatchObject({ ok: true });
+    expect(await waitsForLock(() => dispatch(handlers, 'upstream.remove', {}))).toMatchObject({ ok: true, value: { removed: true } });
+  });
+
   it('deletes an export from the app the same way; a retention sweep leaves a due file for its next sweep', async () => {
     const { engine, other, app } = await setup();
     fund(engine, APP_USER_ID);

@@ -1,6 +1,7 @@
 import type {
   KeychainInfo, UpstreamKeyInfo, UpstreamSettingsArgs, UpstreamSpendFigure, UpstreamState, UpstreamTestResult,
 } from '../../../shared/contract';
+import { whenWriteFree } from '../store/when-write-free';
 import type { Engine } from '../engine';
 import { fail } from '../errors';
 import {
@@ -172,24 +173,22 @@ function settingsArgs(raw: unknown): UpstreamSettingsArgs & { budget_items: numb
 
 export async function setUpstream(engine: Engine, deps: UpstreamDeps, raw: unknown): Promise<UpstreamState> {
   const s = settingsArgs(raw);
-  setUpstreamConfig(
-    engine.db,
-    {
-      url: s.url,
-      profile: s.profile,
-      mode: s.mode,
-      budgetItems: s.budget_items,
-      ...(s.per_minute !== undefined ? { perMinute: s.per_minute } : {}),
-      ...(s.fresh_ms ? { freshMs: s.fresh_ms } : {}),
-      ...(s.confirm_over_items !== undefined ? { confirmOverItems: s.confirm_over_items } : {}),
-    },
-    engine.clock.nowMs(),
-  );
+  const settings = {
+    url: s.url,
+    profile: s.profile,
+    mode: s.mode,
+    budgetItems: s.budget_items,
+    ...(s.per_minute !== undefined ? { perMinute: s.per_minute } : {}),
+    ...(s.fresh_ms ? { freshMs: s.fresh_ms } : {}),
+    ...(s.confirm_over_items !== undefined ? { confirmOverItems: s.confirm_over_items } : {}),
+  };
+  // The app's writes here wait for another process's write lock off the event loop (store/when-write-free.ts).
+  await whenWriteFree(engine.db, () => setUpstreamConfig(engine.db, settings, engine.clock.nowMs()));
   return upstreamState(engine, deps);
 }
 
 export async function removeUpstream(engine: Engine, deps: UpstreamDeps): Promise<UpstreamState & { removed: boolean }> {
-  const removed = removeUpstreamConfig(engine.db);
+  const removed = await whenWriteFree(engine.db, () => removeUpstreamConfig(engine.db));
   await forgetKey(engine, deps);
   return { ...(await upstreamState(engine, deps)), removed };
 }
@@ -225,7 +224,7 @@ export async function setUpstreamKey(engine: Engine, deps: UpstreamDeps, raw: un
   const config = getUpstreamConfig(engine.db);
   if (args.key === null) {
     await forgetKey(engine, deps);
-    if (config) recordKeyStatus(engine.db, 'unknown', null, engine.clock.nowMs());
+    if (config) await whenWriteFree(engine.db, () => recordKeyStatus(engine.db, 'unknown', null, engine.clock.nowMs()));
     return upstreamState(engine, deps);
   }
   const key = cleanKey(textArg(args, 'key', MAX_KEY_LENGTH + 2));
@@ -253,6 +252,6 @@ export async function setUpstreamKey(engine: Engine, deps: UpstreamDeps, raw: un
     session?.setSessionKey(null);
     throw fail.invalid('key', `${UPSTREAM_KEY_ENV} is set for this Skein and is used before a key typed here; unset it and restart Skein to use another key.`);
   }
-  if (config) recordKeyStatus(engine.db, 'unknown', null, engine.clock.nowMs());
+  if (config) await whenWriteFree(engine.db, () => recordKeyStatus(engine.db, 'unknown', null, engine.clock.nowMs()));
   return upstreamState(engine, deps);
 }

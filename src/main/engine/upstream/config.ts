@@ -136,7 +136,9 @@ export function setUpstreamConfig(db: Db, settings: UpstreamSettings, nowMs: num
       db.prepare(`UPDATE upstream_config SET fresh_${kind}_ms = ? WHERE id = 1`).run(ms);
     }
     if (settings.confirmOverItems !== undefined) db.prepare('UPDATE upstream_config SET confirm_over_items = ? WHERE id = 1').run(settings.confirmOverItems);
-  })();
+    // IMMEDIATE: it reads the old settings and then writes, so the lock is taken before the read
+    // (a deferred one fails with SQLITE_BUSY, unretried, when another connection writes between).
+  }).immediate();
   return getUpstreamConfig(db)!;
 }
 

@@ -1,5 +1,6 @@
 import { fail } from '../errors';
 import type { Db } from '../store/db';
+import { whenWriteFree } from '../store/when-write-free';
 import {
   checkWebhookSecret, forgetReplaced, placeOf, placeSecret, secretColumnsOf, writeOverwriting, type SecretColumns, type SecretContext, type SecretPlace,
 } from './secret-store';
@@ -50,10 +51,14 @@ export async function setWebhook(ctx: SecretContext, userId: number, url: string
   const before = secretColumnsOf(ctx.db, userId);
   const after = given === undefined ? before : await placeSecret(ctx, userId, before, given);
   try {
-    writeOverwriting(ctx.db, before.webhook_secret !== null && before.webhook_secret !== after.webhook_secret, () =>
-      ctx.db
-        .prepare('UPDATE api_users SET webhook_url = ?, webhook_secret = ?, webhook_secret_ref = ? WHERE id = ?')
-        .run(checked, after.webhook_secret, after.webhook_secret_ref, userId),
+    // One statement, waited for off the event loop while another process holds the write lock
+    // (store/when-write-free.ts); the keychain entry above is made once, not at every try.
+    await whenWriteFree(ctx.db, () =>
+      writeOverwriting(ctx.db, before.webhook_secret !== null && before.webhook_secret !== after.webhook_secret, () =>
+        ctx.db
+          .prepare('UPDATE api_users SET webhook_url = ?, webhook_secret = ?, webhook_secret_ref = ? WHERE id = ?')
+          .run(checked, after.webhook_secret, after.webhook_secret_ref, userId),
+      ),
     );
   } catch (err) {
     // Not recorded (a full disk): an entry made just now would name nothing.
