@@ -13,7 +13,7 @@ export const WRITE_LOCK_BUSY_MESSAGE =
   "Skein's database stayed busy with another writer (such as `skein import`) for the whole wait: the request was not done and nothing was charged. Retry in a few seconds.";
 const RETRY_AFTER_S = 5;
 
-export const isBusy = (err: unknown): boolean => String((err as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
+const isBusy = (err: unknown): boolean => String((err as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
 
 /** A SQLITE_BUSY failure as the client should see it (500 with WRITE_LOCK_BUSY_MESSAGE); any other error as it is. */
 export function busyAsFailure(err: unknown): unknown {
