@@ -15,7 +15,7 @@ import { runJob } from './run-job';
 import { walkOf } from './upstream/walk';
 import { startRetention } from '../exports/retention-timer';
 import { prep } from '../ledger/prep';
-import { LOCK_TAKEN, WRITE_RETRY_MS, writeIfFree } from '../store/when-write-free';
+import { LOCK_TAKEN, retryTimer, writeIfFree } from '../store/when-write-free';
 import type { XlsxOptions } from './writers/xlsx';
 
 /** How long a graceful stop waits for running jobs to reach a batch boundary. */
@@ -201,7 +201,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
         // WRITE_RETRY_MS later, off the event loop (store/when-write-free.ts says why).
         const job = settler.guard('take a job from the queue', () => (runnable() ? writeIfFree(db, () => claimNextJob(db, workerId, clock.nowMs())) : undefined));
         if (job === LOCK_TAKEN) {
-          retryTickSoon();
+          retry.soon();
           break;
         }
         if (!job) break;
@@ -217,15 +217,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
     checkIdle();
   }
 
-  let retryTimer: NodeJS.Timeout | null = null;
-  function retryTickSoon(): void {
-    if (retryTimer || stopping) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      tick();
-    }, WRITE_RETRY_MS);
-    retryTimer.unref();
-  }
+  const retry = retryTimer(tick);
 
   function runnable(): boolean {
     const row = prep(db, `SELECT 1 FROM jobs WHERE status = 'pending' AND run_at_ms <= ? LIMIT 1`).get(clock.nowMs());
@@ -273,7 +265,7 @@ export function startJobRunner(engine: Engine, options: JobRunnerOptions = {}): 
       if (stopping) return;
       stopping = true;
       clearInterval(poll);
-      if (retryTimer) clearTimeout(retryTimer);
+      retry.cancel();
       retention.stop();
       unsubscribe();
       for (const s of slots) s.worker?.postMessage({ type: 'stop' } satisfies ToWorker);

@@ -72,3 +72,26 @@ export function writeIfFree<T>(db: Db, write: () => T): T | typeof LOCK_TAKEN {
     throw err;
   }
 }
+
+/**
+ * `fn` again WRITE_RETRY_MS from now, once however often soon() is called before it runs: the next
+ * try of background work that found the lock taken (writeIfFree). Unref'd: it never keeps the
+ * process alive. cancel() drops a pending try.
+ */
+export function retryTimer(fn: () => void): { soon(): void; cancel(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    soon() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        fn();
+      }, WRITE_RETRY_MS);
+      timer.unref();
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

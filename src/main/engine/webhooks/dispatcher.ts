@@ -6,7 +6,7 @@ import type { Db } from '../store/db';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS, type DeliveryOutcome } from './deliver';
 import { readSecret, type SecretColumns, type SecretKeeper } from './secret-store';
 import { prep } from '../ledger/prep';
-import { LOCK_TAKEN, WRITE_RETRY_MS, writeIfFree } from '../store/when-write-free';
+import { LOCK_TAKEN, retryTimer, writeIfFree } from '../store/when-write-free';
 
 /** Deliveries in flight at once: a slow receiver never holds up the others or the runner. */
 const MAX_IN_FLIGHT = 8;
@@ -51,7 +51,8 @@ export class WebhookDispatcher {
   /** Writes SQLite refused, by delivery id, tried again at every kick. */
   private owed = new Map<number, () => void>();
   private said = new Set<string>();
-  private retryTimer: NodeJS.Timeout | null = null;
+  /** A kick again shortly: a write of this one found the lock taken. */
+  private readonly retry = retryTimer(() => this.kick());
   private readonly timeoutMs: number;
   private readonly keychain: SecretKeeper | null;
   private readonly maxInFlight: number;
@@ -96,14 +97,14 @@ export class WebhookDispatcher {
     if (!this.db.open) return;
     this.guard('record webhook deliveries', () => {
       for (const [id, write] of this.owed) {
-        if (writeIfFree(this.db, write) === LOCK_TAKEN) return this.kickSoon();
+        if (writeIfFree(this.db, write) === LOCK_TAKEN) return this.retry.soon();
         this.owed.delete(id);
       }
       const baseUrl = listenerBaseUrl(this.db);
       // Read first, so a poll with nothing due never asks for the write lock.
       while (baseUrl && this.inFlight.size < this.maxInFlight && this.due()) {
         const claimed = writeIfFree(this.db, () => this.claim(baseUrl));
-        if (claimed === LOCK_TAKEN) return this.kickSoon();
+        if (claimed === LOCK_TAKEN) return this.retry.soon();
         if (!claimed) return;
         const p: Promise<void> = this.send(claimed)
           .catch((err: unknown) => void this.say('send webhooks', err))
@@ -119,16 +120,6 @@ export class WebhookDispatcher {
   /** Resolves once nothing is in flight (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** A kick again shortly, once: a write of this one found the lock taken. */
-  private kickSoon(): void {
-    if (this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.kick();
-    }, WRITE_RETRY_MS);
-    this.retryTimer.unref();
   }
 
   private due(): boolean {
@@ -206,7 +197,7 @@ export class WebhookDispatcher {
     const done = this.guard('record webhook deliveries', () => writeIfFree(this.db, () => (write(), true)));
     if (done === true) return true;
     this.owed.set(id, () => void retry());
-    if (done === LOCK_TAKEN) this.kickSoon();
+    if (done === LOCK_TAKEN) this.retry.soon();
     return false;
   }
 
