@@ -33,10 +33,12 @@ afterEach(async () => {
 
 /** A proxy to `target` that counts requests and fails as `fault` says. */
 async function tapInFront(target: string) {
-  const state = { fault: 'none' as Fault, seen: [] as string[] };
+  // onSeen: told of each request as it reaches the tap, before A has it (a test's moment to act).
+  const state = { fault: 'none' as Fault, seen: [] as string[], onSeen: undefined as ((url: string) => void) | undefined };
   const { hostname, port } = new URL(target);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     state.seen.push(req.url ?? '');
+    state.onSeen?.(req.url ?? '');
     if (state.fault === 'hang') return; // never answers; B's timeout cuts it
     if (state.fault === '500') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"status":"error","message":"database on fire"}');
     if (state.fault === '429') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"status":"error","message":"slow down"}');

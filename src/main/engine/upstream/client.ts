@@ -6,6 +6,7 @@ import { UpstreamError } from './errors';
 import { isWellFormedKey, redactKey, type KeySource } from './key-source';
 import { realSleep, UpstreamLimiter, type Sleep } from './limiter';
 import { spentOfBudget } from './spend';
+import { whenWriteFree } from '../store/when-write-free';
 import { upstreamPaths, type UpstreamPaths } from './paths';
 
 // The upstream HTTP client: every outgoing request passes the shared limiter, then the retry
@@ -72,9 +73,13 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
   const attemptOptions = { timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES };
   const paths = upstreamPaths(config.profile);
 
-  const markKey = (status: 'valid' | 'invalid', message: string | null) => {
+  // The key's status is what Settings > Sources shows. It is written once the write lock is free
+  // (another process's import holds it ~270 ms at a time), off the event loop; a status that cannot
+  // be written at all (the lock held past the busy timeout, a full disk) does not fail the read
+  // that taught it: the next use of the key tells again.
+  const markKey = async (status: 'valid' | 'invalid', message: string | null) => {
     if (status === 'valid' && getUpstreamConfig(engine.db)?.keyStatus === 'valid') return; // no write per request
-    recordKeyStatus(engine.db, status, message, engine.clock.nowMs());
+    await whenWriteFree(engine.db, () => recordKeyStatus(engine.db, status, message, engine.clock.nowMs())).catch(() => undefined);
   };
 
   const reservation = (items: number) => ({
@@ -101,7 +106,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
       const admission = await limiter.acquire(sleep, reservation(maxItems));
       const r = await attemptGet(url, key, attemptOptions, headers);
       // Only a 2xx is billed: any other answer gives its reservation back at once.
-      if (r.kind === 'failed' || r.status < 200 || r.status >= 300) limiter.settle(admission);
+      if (r.kind === 'failed' || r.status < 200 || r.status >= 300) await limiter.settle(admission);
       if (r.kind === 'failed') {
         if (!r.retryable) throw new UpstreamError('bad_response', `The upstream at ${config!.url}: ${r.reason}.`);
         if (++failures >= MAX_ATTEMPTS) throw new UpstreamError('unavailable', `The upstream at ${config!.url} is unavailable: ${r.reason} (${MAX_ATTEMPTS} tries).`);
@@ -115,10 +120,10 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
           // Ids of 16+ digits as strings (the detail shapes' numeric ids): JSON.parse would round them.
           body = parseJsonExact(r.text);
         } catch {
-          limiter.settle(admission);
+          await limiter.settle(admission);
           throw new UpstreamError('bad_response', `The upstream at ${config!.url} answered ${r.status} with something that is not JSON; is the profile right?`, r.status);
         }
-        markKey('valid', null);
+        await markKey('valid', null);
         return { body, admission };
       }
       if (r.status === 429) {
@@ -133,7 +138,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
       }
       if (r.status === 401 || (r.status === 403 && keyCheck)) {
         const why = `The upstream refused the API key (HTTP ${r.status}): ${message()}`;
-        markKey('invalid', why);
+        await markKey('invalid', why);
         throw new UpstreamError('key_invalid', why, r.status);
       }
       if (r.status === 402) throw new UpstreamError('out_of_balance', `The upstream account is out of balance (HTTP 402): ${message()}`, 402);

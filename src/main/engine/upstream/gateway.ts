@@ -7,6 +7,7 @@ import { upstreamPaths, type UpstreamPaths } from './paths';
 import { UpstreamError } from './errors';
 import type { Sleep } from './limiter';
 import { billedItems, bookSpend, type Requester } from './spend';
+import { whenWriteFree } from '../store/when-write-free';
 
 // The gateway's common part: which mode applies now, whether a stored copy is fresh, and one
 // billed fetch (limiter, budget, request, store and book in one transaction). The reads that use
@@ -90,21 +91,30 @@ export async function fetchBilled<T>(
   const answer = await client.request(path, maxItems, idempotencyKey);
   const { db } = engine;
   const now = engine.clock.nowMs();
-  const line = (items: number, suffix = '') => ({ id: `${spendId ?? `req:${now}:${engine.ids.randomHex(8)}`}${suffix}`, atMs: now, items: billedItems(items), request: path, who });
+  const id = spendId ?? `req:${now}:${engine.ids.randomHex(8)}`;
+  const line = (items: number, suffix = '') => ({ id: `${id}${suffix}`, atMs: now, items: billedItems(items), request: path, who });
   try {
-    return db.transaction(() => {
-      const stored = store(answer.body, now);
-      bookSpend(db, line(stored.items));
-      return stored.result;
-    })();
+    // Once the write lock is free, waited for off the event loop (store/when-write-free.ts): during
+    // `skein import` in another process (~270 ms a transaction) a wait inside SQLite held every
+    // other request of this process with it. IMMEDIATE: the store reads before it writes, and a
+    // deferred transaction fails at once if another connection wrote in between.
+    return await whenWriteFree(db, () =>
+      db
+        .transaction(() => {
+          const stored = store(answer.body, now);
+          bookSpend(db, line(stored.items));
+          return stored.result;
+        })
+        .immediate(),
+    );
   } catch (err) {
     // The upstream billed the answer even if it cannot be stored: book that on its own (under its
     // own id: a job's page id stays free for the run that does store the page).
-    bookSpend(db, line(0, ':unstored'));
+    await whenWriteFree(db, () => bookSpend(db, line(0, ':unstored')));
     if (err instanceof SkeinError || err instanceof UpstreamError) throw err;
     throw new UpstreamError('bad_response', `The upstream's answer to ${path.split('?')[0]} could not be stored: ${(err as Error).message}`);
   } finally {
-    client.limiter.settle(answer.admission);
+    await client.limiter.settle(answer.admission);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import { prep } from '../ledger/prep';
 import type { Db } from '../store/db';
+import { whenWriteFree } from '../store/when-write-free';
 
 // One limiter for every outgoing upstream request (all users, all jobs, all threads): the
 // upstream counts them against one key, so Skein must never send more than per_minute in any 60 s
@@ -47,18 +48,22 @@ export class UpstreamLimiter {
     }).immediate();
   }
 
-  /** Waits until one more request fits in the window (and in the budget), then counts it; its admission's seq. */
+  /**
+   * Waits until one more request fits in the window (and in the budget), then counts it; its
+   * admission's seq. The admission is a write: it waits for another connection's write lock off the
+   * event loop (whenWriteFree), as the read's other writes do (gateway.ts).
+   */
   async acquire(sleep: Sleep, reserve: Reservation = NO_RESERVATION): Promise<number> {
     for (;;) {
-      const r = this.tryAdmit(reserve);
+      const r = await whenWriteFree(this.db, () => this.tryAdmit(reserve));
       if (r.admitted) return r.seq;
       await sleep(Math.max(1, r.retryAfterMs));
     }
   }
 
   /** The answer is booked (or there was none): the admission no longer holds budget. */
-  settle(seq: number): void {
-    prep(this.db, 'UPDATE upstream_admissions SET reserved_items = 0 WHERE seq = ? AND reserved_items > 0').run(seq);
+  async settle(seq: number): Promise<void> {
+    await whenWriteFree(this.db, () => prep(this.db, 'UPDATE upstream_admissions SET reserved_items = 0 WHERE seq = ? AND reserved_items > 0').run(seq));
   }
 }
 
