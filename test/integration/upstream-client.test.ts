@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/main/engine/clock';
 import { parseJsonExact } from '../../src/main/engine/corpus/write/json';
 import { revokeKey } from '../../src/main/engine/keys';
 import {
-  BACKOFF_BASE_MS, envKeySource, getUpstreamConfig, MAX_ATTEMPTS, setUpstreamConfig, UpstreamError, UpstreamLimiter,
+  BACKOFF_BASE_MS, envKeySource, getUpstreamConfig, MAX_ATTEMPTS, READ_MAX_RATE_WAIT_MS, setUpstreamConfig, UpstreamError, UpstreamLimiter,
   upstreamClient, type UpstreamClientOptions, type UpstreamError as UpstreamErrorType, UPSTREAM_WINDOW_MS,
 } from '../../src/main/engine/upstream';
 import { testEngine } from '../helpers/engine';
@@ -80,16 +80,32 @@ describe('upstream client against a second Skein', () => {
     expect(usd).toEqual({ amount: balance.balance, unit: 'usd' });
   });
 
-  it("waits out the upstream's real 429 for as long as it says, then gets the page", async () => {
+  it("waits out the upstream's real 429 for as long as it says, for a job; a read says how long instead", async () => {
     const a = await upstreamSkein();
     a.engine.db.prepare('UPDATE api_users SET per_minute_limit = 3 WHERE id = ?').run(a.userId);
-    const b = ours(a.server.url, 'spec', a.key, { clocks: [a.engine.clock] });
-    const client = b.client();
+    const job = ours(a.server.url, 'spec', a.key, { clocks: [a.engine.clock], maxRateWaitMs: Infinity });
+    const client = job.client();
     const direct = parseJsonExact((await a.server.request(`/social/tweets/${DETAIL_ID}`, { key: a.key })).text);
     // A's window of 3 holds the direct request; two more fill it and the next is refused with a 429.
     for (let i = 0; i < 4; i++) expect(await client.get(client.paths.tweet(DETAIL_ID))).toEqual(direct);
     // That 429's retry-after-ms said: until the first request leaves the window, a full minute.
-    expect(b.sleeps).toEqual([UPSTREAM_WINDOW_MS]);
+    expect(job.sleeps).toEqual([UPSTREAM_WINDOW_MS]);
+
+    // A read's client waits READ_MAX_RATE_WAIT_MS at most in all: A's window is full again (the
+    // job's last two requests and one direct), and a minute is longer, so it gives up at once, saying how long.
+    expect((await a.server.request(`/social/tweets/${DETAIL_ID}`, { key: a.key })).status).toBe(200);
+    const read = ours(a.server.url, 'spec', a.key, { clocks: [a.engine.clock] });
+    const err = await failure(read.client().get(client.paths.tweet(DETAIL_ID)));
+    expect([err.kind, err.status]).toEqual(['rate_limited', 429]);
+    expect(err.retryAfterMs).toBeGreaterThan(READ_MAX_RATE_WAIT_MS);
+    expect(err.retryAfterMs).toBeLessThanOrEqual(UPSTREAM_WINDOW_MS);
+    expect(err.message).toMatch(/^The upstream at http:\/\/127\.0\.0\.1:\d+ is rate limiting \(HTTP 429\) for the next \d+ s: Rate limit exceeded/);
+    expect(read.sleeps).toEqual([]);
+    expect(read.engine.db.prepare('SELECT count(*) FROM upstream_admissions WHERE reserved_items > 0').pluck().get()).toBe(0);
+    // Once that wait has passed, the read is answered.
+    read.engine.clock.advance(err.retryAfterMs!);
+    a.engine.clock.advance(err.retryAfterMs!);
+    expect(await read.client().get(client.paths.tweet(DETAIL_ID))).toEqual(direct);
   });
 
   it('a revoked upstream key is a key-invalid error, and the config says the key is invalid', async () => {
@@ -236,11 +252,17 @@ describe('the shared upstream limiter', () => {
 
   it('is shared by every client of the engine and follows the configured per_minute', async () => {
     const a = await upstreamSkein();
-    const b = ours(a.server.url, 'spec', a.key, { perMinute: 2, clocks: [a.engine.clock] });
+    const b = ours(a.server.url, 'spec', a.key, { perMinute: 2, clocks: [a.engine.clock], maxRateWaitMs: Infinity });
     // two clients (two callers): together they get 2 requests a minute, not 2 each
     await b.client().get(b.client().paths.tweet(DETAIL_ID));
     await b.client().get(b.client().paths.tweet(DETAIL_ID));
     expect(b.sleeps).toEqual([]);
+    // A read's client would wait a minute: longer than a read waits, so it says so and sends nothing.
+    const read = upstreamClient(b.engine, { keySource: envKeySource({ SKEIN_UPSTREAM_KEY: a.key }) });
+    const err = await failure(read.get(read.paths.tweet(DETAIL_ID)));
+    expect([err.kind, err.retryAfterMs]).toEqual(['rate_limited', UPSTREAM_WINDOW_MS]);
+    expect(err.message).toBe("Skein's limit for the upstream (2 requests a minute, 'skein upstream set --per-minute') is used up for the next 60 s.");
+    // A job's client waits it out.
     await b.client().get(b.client().paths.tweet(DETAIL_ID));
     expect(b.sleeps).toEqual([UPSTREAM_WINDOW_MS]);
   });

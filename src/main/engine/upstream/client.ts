@@ -22,6 +22,15 @@ export const MAX_RATE_LIMITED_WAITS = 10;
 export const DEFAULT_RATE_LIMITED_WAIT_MS = 60_000;
 /** A longer wait than this (a broken header) is cut to it. */
 export const MAX_RATE_LIMITED_WAIT_MS = 15 * 60_000;
+/**
+ * The most a read (the API's, the app's, `skein upstream test`) waits in all for rate limits (Skein's
+ * own limit for the upstream and the upstream's 429s) before it answers 429 with the rest of the
+ * wait as Retry-After and retry-after-ms. Why: SocialData's official SDK (Stainless) gives up on an
+ * answer after 60 s and then sends the request again, while it sleeps a 429's retry-after-ms of
+ * under 60 s and retries by itself. A read that waited out a per-minute window took 56.8 s here.
+ * Jobs wait out every window (unbounded): they run unattended and resume where they were.
+ */
+export const READ_MAX_RATE_WAIT_MS = 10_000;
 /** The whole request, headers and body. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** The largest answer read; a page of 20 tweets is well under 1 MiB. */
@@ -34,6 +43,8 @@ export interface UpstreamClientOptions {
   sleep?: Sleep;
   timeoutMs?: number;
   maxBodyBytes?: number;
+  /** The most one request waits for rate limits in all (READ_MAX_RATE_WAIT_MS by default; a job's walk: Infinity). */
+  maxRateWaitMs?: number;
 }
 
 export interface UpstreamBalance {
@@ -71,6 +82,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
   const current = () => getUpstreamConfig(engine.db) ?? config;
   const limiter = new UpstreamLimiter(engine.db, engine.clock, () => current().perMinute);
   const attemptOptions = { timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES };
+  const maxRateWaitMs = options.maxRateWaitMs ?? READ_MAX_RATE_WAIT_MS;
   const paths = upstreamPaths(config.profile);
 
   // The key's status is what Settings > Sources shows. It is written once the write lock is free
@@ -102,8 +114,16 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     const url = config!.url + path;
     let failures = 0;
     let rateLimited = 0;
+    // Rate-limit waits (Skein's limiter, the upstream's 429s) count against the request's bound.
+    let rateWaitedMs = 0;
+    const rateWait = (why: (ms: number) => string) => async (ms: number) => {
+      if (rateWaitedMs + ms > maxRateWaitMs) throw new UpstreamError('rate_limited', why(ms), 429, ms);
+      rateWaitedMs += ms;
+      await sleep(ms);
+    };
+    const ownLimit = rateWait((ms) => `Skein's limit for the upstream (${current().perMinute} requests a minute, 'skein upstream set --per-minute') is used up for the next ${seconds(ms)}.`);
     for (;;) {
-      const admission = await limiter.acquire(sleep, reservation(maxItems));
+      const admission = await limiter.acquire(ownLimit, reservation(maxItems));
       const r = await attemptGet(url, key, attemptOptions, headers);
       // Only a 2xx is billed: any other answer gives its reservation back at once.
       if (r.kind === 'failed' || r.status < 200 || r.status >= 300) await limiter.settle(admission);
@@ -128,7 +148,7 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
       }
       if (r.status === 429) {
         if (++rateLimited > MAX_RATE_LIMITED_WAITS) throw new UpstreamError('unavailable', `The upstream at ${config!.url} is still rate limiting after ${MAX_RATE_LIMITED_WAITS} waits.`, 429);
-        await sleep(rateLimitedWaitMs(r.headers));
+        await rateWait((ms) => `The upstream at ${config!.url} is rate limiting (HTTP 429) for the next ${seconds(ms)}: ${message()}`)(rateLimitedWaitMs(r.headers));
         continue;
       }
       if (r.status >= 500) {
@@ -161,6 +181,8 @@ export function upstreamClient(engine: Pick<Engine, 'db' | 'clock'>, options: Up
     },
   };
 }
+
+const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))} s`;
 
 /** 429's wait: retry-after-ms (exact), else Retry-After in seconds, else a full window; bounded. */
 export function rateLimitedWaitMs(headers: Headers): number {

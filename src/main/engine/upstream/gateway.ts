@@ -1,8 +1,9 @@
 import type { Engine } from '../engine';
 import { fail, SkeinError } from '../errors';
+import { retryHeaders } from '../limits';
 import { CONFIG_TTL_MS, configCache } from './config-cache';
 import { getUpstreamConfig, type FreshKind, type UpstreamConfig, type UpstreamMode } from './config';
-import { upstreamClient, type UpstreamClient } from './client';
+import { upstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client';
 import { upstreamPaths, type UpstreamPaths } from './paths';
 import { UpstreamError } from './errors';
 import type { Sleep } from './limiter';
@@ -63,8 +64,9 @@ export function setUpstreamTimeout(engine: Pick<Engine, 'db'>, timeoutMs: number
   testOptions.set(engine.db, { ...testOptions.get(engine.db), timeoutMs });
 }
 
-export function clientOf(engine: GatewayEngine): UpstreamClient {
-  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...testOptions.get(engine.db) });
+/** A read's client (its rate-limit waits bounded: READ_MAX_RATE_WAIT_MS); a job's walk passes `{ maxRateWaitMs: Infinity }`. */
+export function clientOf(engine: GatewayEngine, options: Pick<UpstreamClientOptions, 'maxRateWaitMs'> = {}): UpstreamClient {
+  return upstreamClient(engine, { keySource: engine.upstreamKeys, ...testOptions.get(engine.db), ...options });
 }
 
 export interface Stored<T> {
@@ -141,6 +143,8 @@ export function sharedFetch<T>(engine: Pick<GatewayEngine, 'db'>, path: string, 
  */
 export function asClientError(err: unknown): unknown {
   if (!(err instanceof UpstreamError)) return err;
+  // 429 with the wait: the SDKs scripts use sleep retry-after-ms and send the read again.
+  if (err.kind === 'rate_limited') return fail.rateLimited(`Fetching data from the upstream failed: ${err.message}`, retryHeaders(err.retryAfterMs ?? 1_000));
   if (err.kind === 'rejected') {
     if (err.status === 404) return fail.notFound(err.message);
     if (err.status === 403) return fail.forbidden(err.message);

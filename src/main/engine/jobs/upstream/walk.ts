@@ -91,7 +91,8 @@ export async function walkUpstream(ctx: WalkContext, job: JobRow): Promise<'done
   const who = { via: 'job' as const, jobId: job.id, apiUserId: job.user_id };
   // Once per walk, not per page: the client (it reads the limit at each admission anyway) and this
   // data dir's prefix of the pages' Idempotency-Keys, so two Skeins sharing one upstream key never share one.
-  const client = clientOf(engine);
+  // Unattended: it waits out every rate-limit window (a read answers 429 after READ_MAX_RATE_WAIT_MS).
+  const client = clientOf(engine, { maxRateWaitMs: Infinity });
   const keyPrefix = `skein:${dirTag(ctx)}:job:${job.id}:page:`;
   for (;;) {
     const walk = walkOf(ctx.db, job.id);
