@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/engine/engine';
-import { builtCli, startSkein } from '../helpers/skein-process';
+import { builtCli, repoRoot, startSkein } from '../helpers/skein-process';
 import { tempDir } from '../helpers/temp';
 
 function skein(args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -58,15 +58,7 @@ describe('the skein command', () => {
     expect(elsewhere.err).toContain('No Skein data');
   });
 
-  it('loads the demo corpus on first start, or nothing with --no-demo', async () => {
-    const demoDir = tempDir();
-    const demo = await startSkein(demoDir);
-    expect(demo.output()).toContain('Loaded the demo corpus');
-    await demo.stop();
-    const emptyDir = tempDir();
-    const empty = await startSkein(emptyDir, ['--no-demo']);
-    expect(empty.output()).not.toContain('Loaded the demo corpus');
-    await empty.stop();
+  it('loads the demo corpus on first start only, or never with --no-demo; skein seed --remove takes it out again', async () => {
     const count = (dir: string) => {
       const engine = createEngine({ dataDir: dir });
       try {
@@ -75,8 +67,43 @@ describe('the skein command', () => {
         engine.close();
       }
     };
-    expect(count(demoDir)).toBeGreaterThan(10_000);
+    const demoDir = tempDir();
+    const demo = await startSkein(demoDir);
+    expect(demo.output()).toContain("Loaded the demo corpus (fictional: 200 users, 20,000 posts) into");
+    expect(demo.output()).toContain("remove it with 'skein seed --remove' or Home > Remove the demo data");
+    await demo.stop();
+    expect(count(demoDir)).toBe(20_000);
+
+    const emptyDir = tempDir();
+    const empty = await startSkein(emptyDir, ['--no-demo']);
+    expect(empty.output()).not.toContain('Loaded the demo corpus');
+    await empty.stop();
+    // The next start without the flag does not load it either (it did: a data dir set up without
+    // the demo got 20,000 fictional posts at its next plain start).
+    const again = await startSkein(emptyDir);
+    expect(again.output()).not.toContain('Loaded the demo corpus');
+    await again.stop();
     expect(count(emptyDir)).toBe(0);
+
+    // An import beside the demo says how to part them; the removal keeps what was imported.
+    const imported = skein(['import', join(repoRoot, 'test', 'fixtures', 'corpus', 'v2-page.jsonl'), '--data-dir', demoDir]);
+    expect(imported.code).toBe(0);
+    expect(imported.err).toContain("The corpus also holds the demo data (fictional users and posts) beside what you imported: 'skein seed --remove' takes it out.");
+    const own = count(demoDir) - 20_000;
+    expect(own).toBeGreaterThan(0);
+    const removed = skein(['seed', '--remove', '--data-dir', demoDir]);
+    expect(removed.code).toBe(0);
+    expect(removed.err).toMatch(/^Removed the demo data: 200 users, 20000 posts, 12 articles, 8 spaces\.\nThe corpus now holds \d+ users, \d+ posts, 0 articles, 0 spaces\.\n$/);
+    expect(JSON.parse(removed.out)).toEqual({ removed: { users: 200, posts: 20_000, articles: 12, spaces: 8 }, kept: { users: 0, posts: 0, spaces: 0 }, left: [] });
+    expect(count(demoDir)).toBe(own);
+    const twice = skein(['seed', '--remove', '--data-dir', demoDir]);
+    expect([twice.code, twice.err]).toEqual([1, 'skein seed: The corpus holds no demo data: nothing was seeded into it, or it was removed already.\n']);
+    expect(skein(['seed', '--remove', '--scale', 'demo', '--data-dir', demoDir]).code).toBe(2);
+    // Removed stays removed: a later start does not load it again.
+    const restarted = await startSkein(demoDir);
+    expect(restarted.output()).not.toContain('Loaded the demo corpus');
+    await restarted.stop();
+    expect(count(demoDir)).toBe(own);
   });
 
   it('answers on its URL and stops cleanly on SIGINT', async () => {

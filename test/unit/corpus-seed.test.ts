@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateCorpus, seedCorpus, seedDemoIfEmpty, type SeedSink } from '../../src/main/engine/corpus/seed';
+import { generateCorpus, loadDemoOnFirstStart, seedCorpus, type SeedSink } from '../../src/main/engine/corpus/seed';
 import { getCorpusSummary, getTour } from '../../src/main/engine/corpus/summary';
 import { upsertTweet } from '../../src/main/engine/corpus/write';
 import type { Db } from '../../src/main/engine/store/db';
@@ -119,19 +119,19 @@ describe('seeded corpus in the store', () => {
     expect(getCorpusSummary(db).posts).toBe(2000);
   });
 
-  it('seedDemoIfEmpty loads the demo corpus once and never touches a corpus that has users', () => {
+  it('loadDemoOnFirstStart loads the demo corpus once and never touches a corpus that has users', () => {
     const first = testEngine();
     upsertTweet(first.db, {
       tweet_created_at: '2026-01-01T00:00:00.000000Z', id_str: '1900000000000000001', full_text: 'mine',
       user: { id_str: '5', screen_name: 'analyst' },
     }, { retrievedAtMs: 1 });
-    expect(seedDemoIfEmpty(first)).toEqual({ seeded: false, tour: null });
+    expect(loadDemoOnFirstStart(first.db, { wanted: true })).toEqual({ seeded: false, tour: null });
     expect(getCorpusSummary(first.db).posts).toBe(1);
 
     const fresh = testEngine();
-    const result = seedDemoIfEmpty(fresh);
+    const result = loadDemoOnFirstStart(fresh.db, { wanted: true });
     expect(result.seeded).toBe(true);
     expect(getCorpusSummary(fresh.db)).toMatchObject({ users: 200, posts: 20000, articles: 12, spaces: 8 });
-    expect(seedDemoIfEmpty(fresh)).toEqual({ seeded: false, tour: result.tour });
+    expect(loadDemoOnFirstStart(fresh.db, { wanted: true })).toEqual({ seeded: false, tour: result.tour });
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { createEngine } from '../engine/engine';
 import { walBoundAfterCommit } from '../engine/store/wal-bound';
 import { formatReport, importPaths } from '../engine/corpus/importers';
+import { removableSeeds } from '../engine/corpus/seed';
 import type { FallbackEncoding } from '../engine/corpus/importers/decode';
 import { lowerPriority } from './background-priority';
 import { type Command, parseCommandArgs, UsageError } from './command';
@@ -78,6 +79,10 @@ export const importCommand: Command = {
       else {
         for (const f of report.files) console.log(`${f.file}: ${f.format}${f.records ? `, ${f.records} records` : ''}`);
         console.log(formatReport(report));
+      }
+      // Real records now sit beside fictional ones in every search and export: say how to part them.
+      if (report.added > 0 && removableSeeds(engine.db).length > 0) {
+        process.stderr.write("The corpus also holds the demo data (fictional users and posts) beside what you imported: 'skein seed --remove' takes it out.\n");
       }
       const refusedFiles = report.files.some((f) => f.format.startsWith('not imported'));
       return report.problemCount > 0 || refusedFiles ? EXIT_WITH_PROBLEMS : 0;

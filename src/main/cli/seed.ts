@@ -1,5 +1,5 @@
 import { createEngine } from '../engine/engine';
-import { isScale, SCALE_NAMES, SCALES, seedBytesNeeded, seedCorpus } from '../engine/corpus/seed';
+import { isScale, removeSeededData, SCALE_NAMES, SCALES, seedBytesNeeded, seedCorpus, type SeedRemoval } from '../engine/corpus/seed';
 import { getCorpusSummary } from '../engine/corpus/summary';
 import { freeSpaceAt, neededMbText, mbText } from '../engine/disk/space';
 import { type Command, intOption, parseCommandArgs, UsageError } from './command';
@@ -17,13 +17,21 @@ const scaleList = `${SCALE_NAMES.slice(0, -1).join(', ')} or ${SCALE_NAMES[SCALE
 
 export const seedCommand: Command = {
   name: 'seed',
-  summary: `Write a deterministic demo corpus (${scaleList}) and print its tour of notable ids as JSON.`,
-  usage: `skein seed [--scale ${SCALE_NAMES.join('|')}] [--seed N] [--data-dir DIR]`,
+  summary: `Write a deterministic demo corpus (${scaleList}) and print its tour of notable ids as JSON, or remove the demo data (--remove).`,
+  usage: `skein seed [--scale ${SCALE_NAMES.join('|')}] [--seed N] [--data-dir DIR]\n       skein seed --remove [--data-dir DIR]`,
   async run(argv) {
-    const { values, dataDir, help } = parseCommandArgs(argv, { scale: { type: 'string' }, seed: { type: 'string' } });
+    const { values, dataDir, help } = parseCommandArgs(argv, { scale: { type: 'string' }, seed: { type: 'string' }, remove: { type: 'boolean' } });
     if (help) {
-      console.log(`${this.summary}\n\nUsage: ${this.usage}\n\nScales: ${Object.entries(SCALES).map(([k, v]) => `${k} (${v.users.toLocaleString('en-US')} users, ${v.posts.toLocaleString('en-US')} posts over ${v.days} days)`).join(', ')}.`);
+      console.log(
+        `${this.summary}\n\nUsage: ${this.usage}\n\nScales: ${Object.entries(SCALES).map(([k, v]) => `${k} (${v.users.toLocaleString('en-US')} users, ${v.posts.toLocaleString('en-US')} posts over ${v.days} days)`).join(', ')}.\n` +
+          '--remove takes the demo data out of the corpus again (what the first start or skein seed wrote, up to the demo scale): ' +
+          'records imported or fetched since stay, as do jobs, their files and the ledger. It prints what it removed as JSON.',
+      );
       return 0;
+    }
+    if (values.remove === true) {
+      if (values.scale !== undefined || values.seed !== undefined) throw new UsageError('--remove takes no --scale or --seed: it removes every demo seed the corpus holds.');
+      return removeDemo(dataDir);
     }
     const scale = (values.scale as string | undefined) ?? 'demo';
     if (!isScale(scale)) throw new UsageError(`--scale must be ${scaleList}, not '${scale}'.`);
@@ -63,3 +71,28 @@ export const seedCommand: Command = {
     }
   },
 };
+
+/** `skein seed --remove`: the summary on stderr, what was removed and kept as JSON on stdout. */
+async function removeDemo(dataDir: string): Promise<number> {
+  const engine = createEngine({ dataDir });
+  try {
+    const r = await removeSeededData(engine.db);
+    process.stderr.write(`${removalLine(r)}\n`);
+    const s = getCorpusSummary(engine.db);
+    process.stderr.write(`The corpus now holds ${s.users} users, ${s.posts} posts, ${s.articles} articles, ${s.spaces} spaces.\n`);
+    console.log(JSON.stringify(r, null, 2));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+export function removalLine(r: SeedRemoval): string {
+  const { users, posts, articles, spaces } = r.removed;
+  const kept = r.kept.users + r.kept.posts + r.kept.spaces;
+  return (
+    `Removed the demo data: ${users} users, ${posts} posts, ${articles} articles, ${spaces} spaces.` +
+    (kept > 0 ? ` Kept ${kept} of its records that a newer copy (imported or fetched) replaced: ${r.kept.users} users, ${r.kept.posts} posts, ${r.kept.spaces} spaces.` : '') +
+    (r.left.length > 0 ? ` Left a larger generated corpus (${r.left.map((s) => `--scale ${s.scale} --seed ${s.seed}`).join(', ')}): use a new data dir for that.` : '')
+  );
+}

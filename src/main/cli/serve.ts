@@ -3,7 +3,7 @@ import { createEngine, type Engine } from '../engine/engine';
 import { makeDataDirPrivate } from '../engine/store/private-dir';
 import { isDiskFull } from '../engine/disk/space';
 import { diskFullReport } from '../engine/disk/report';
-import { seedDemoIfEmpty } from '../engine/corpus/seed';
+import { loadDemoOnFirstStart } from '../engine/corpus/seed';
 import { buildHttpApp } from '../http/app';
 import { startJobRunner, type JobRunner } from '../engine/jobs';
 import { defaultDataDir } from '../engine/paths';
@@ -67,10 +67,16 @@ export const serveCommand: Command = {
       // Webhook secrets kept in the database (set where no keychain answered) go to the keychain now.
       const moved = movedSecretsLine(await moveSecretsToKeychain(engine));
       if (moved) console.log(moved);
-      // First start on an empty data dir: load the demo corpus so there is something to browse.
+      // The data dir's first start: the demo corpus, so there is something to browse; --no-demo
+      // declines it for good (first-start.ts).
       const started = Date.now();
-      const demo = values['no-demo'] === true ? { seeded: false } : seedDemoIfEmpty(engine);
-      if (demo.seeded) console.log(`Loaded the demo corpus into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      const demo = loadDemoOnFirstStart(engine.db, { wanted: values['no-demo'] !== true });
+      if (demo.seeded) {
+        console.log(
+          `Loaded the demo corpus (fictional: 200 users, 20,000 posts) into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s. ` +
+            "Before you add your own data, remove it with 'skein seed --remove' or Home > Remove the demo data.",
+        );
+      }
       const rendererDir = (values['renderer-dir'] as string | undefined) ?? resolve(__dirname, '../renderer');
       app = await buildHttpApp(engine, {
         rendererDir,

@@ -1,6 +1,6 @@
 import { app, type BrowserWindow, dialog, Menu } from 'electron';
 import { join } from 'node:path';
-import { seedDemoIfEmpty } from '../engine/corpus/seed';
+import { loadDemoOnFirstStart } from '../engine/corpus/seed';
 import { createEngine, type Engine } from '../engine/engine';
 import { privateUmask } from '../engine/store/private-dir';
 import { createHandlers } from '../engine/handlers';
@@ -61,7 +61,8 @@ if (!app.requestSingleInstanceLock({ dataDir })) {
       app.exit(1);
       return;
     }
-    seedDemoIfEmpty(engine);
+    // The data dir's first start: the demo corpus, so there is something to browse (Home removes it).
+    loadDemoOnFirstStart(engine.db, { wanted: true });
     // Webhook secrets kept in the database (set where no keychain answered) go to the keychain now.
     const moved = movedSecretsLine(await moveSecretsToKeychain(engine).catch((err: unknown) => ({ moved: 0, error: (err as Error).message })));
     if (moved) console.log(`Skein: ${moved}`);

@@ -4,8 +4,8 @@ import type { Tour } from './seed/tour';
 
 // Figures for the home screen: what the corpus holds, and the tour of notable ids.
 
-/** The contract's corpus figures without the tour (handlers/corpus.ts adds it). */
-export type CorpusFigures = Omit<CorpusSummary, 'tour'>;
+/** The contract's corpus figures without the tour and the demo flag (handlers/corpus.ts adds them). */
+export type CorpusFigures = Omit<CorpusSummary, 'tour' | 'holds_demo_data'>;
 
 export function getCorpusSummary(db: Db): CorpusFigures {
   const one = (sql: string) => Number((db.prepare(sql).pluck().get() as number | null) ?? 0);

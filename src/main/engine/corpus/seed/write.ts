@@ -7,6 +7,7 @@ import { upsertUser } from '../write/user';
 import { generateCorpus } from './generate';
 import { CORPUS_END_MS, type Scale, SCALES } from './scales';
 import type { Tour } from './tour';
+import { recordSeed } from './record';
 
 // Writes a generated corpus through the same write path as the importers, in transactions of
 // BATCH records: each commit is short (the API and the CLI keep reading in WAL mode) and a crash
@@ -87,7 +88,7 @@ export function seedCorpus(db: Db, options: SeedOptions): Tour {
     });
     const meta = db.prepare('INSERT INTO corpus_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     meta.run('tour', JSON.stringify(tour));
-    meta.run('seed', JSON.stringify({ scale: options.scale, seed: options.seed }));
+    recordSeed(db, { scale: options.scale, seed: options.seed });
     bulk.commit();
     options.onProgress?.(posts, total);
     return tour;
