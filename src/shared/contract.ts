@@ -152,6 +152,17 @@ export interface CorpusSummary {
   first_post_ms: number | null;
   last_post_ms: number | null;
   tour: TourStop[];
+  /** The corpus holds generated demo data (the first start's demo corpus, `skein seed`) that 'corpus.removeDemo' takes out. */
+  holds_demo_data: boolean;
+}
+
+/** What 'corpus.removeDemo' (and `skein seed --remove`) took out of the corpus. */
+export interface DemoRemoval {
+  removed: { users: number; posts: number; articles: number; spaces: number };
+  /** Demo ids whose record a newer copy (imported or fetched since) replaced: kept. */
+  kept: { users: number; posts: number; spaces: number };
+  /** Generated corpora too large to remove this way (`skein seed --scale large|xl`); they stay. */
+  left: { scale: string; seed: number }[];
 }
 
 export interface TimelinePage {
@@ -811,6 +822,8 @@ export interface Handlers {
   'app.info': () => Promise<AppInfo>;
 
   'corpus.summary': () => Promise<CorpusSummary>;
+  /** Takes the demo data out of the corpus; records imported or fetched since, jobs, files and the ledger stay. */
+  'corpus.removeDemo': () => Promise<DemoRemoval>;
 
   /** "@name", "name" or a numeric id -> the user's card. */
   'users.lookup': (args: { user: string }) => Promise<TweetUser>;
@@ -896,7 +909,7 @@ export type HandlerResult<K extends HandlerName> = Awaited<ReturnType<Handlers[K
 
 /** Handler names, for the transports' allow-lists (an unknown name is refused before any work). */
 export const handlerNames = [
-  'app.info', 'corpus.summary', 'users.lookup', 'timeline.page', 'user.topPosts', 'post.get', 'post.replies', 'post.replyShape', 'post.context', 'article.get',
+  'app.info', 'corpus.summary', 'corpus.removeDemo', 'users.lookup', 'timeline.page', 'user.topPosts', 'post.get', 'post.replies', 'post.replyShape', 'post.context', 'article.get',
   'space.get', 'search.page', 'search.count', 'overview.get', 'jobs.estimate', 'jobs.create', 'jobs.list', 'jobs.get', 'jobs.cancel',
   'jobs.retry', 'jobs.retryEstimate', 'jobs.delete', 'exports.list', 'exports.preview', 'exports.partials', 'exports.removePartial', 'exports.delete', 'exports.retention', 'exports.setRetention', 'users.list', 'users.setLimit', 'keys.list', 'keys.create',
   'keys.revoke', 'credits.grant', 'credits.ledger', 'webhooks.set', 'webhooks.test', 'webhooks.deliveries', 'inbox.get',

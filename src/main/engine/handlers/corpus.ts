@@ -1,6 +1,8 @@
-import type { CorpusSummary, TourStop } from '../../../shared/contract';
+import type { CorpusSummary, DemoRemoval, TourStop } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import { getCorpusSummary, getTour } from '../corpus/summary';
+import { removableSeeds, removeSeededData } from '../corpus/seed';
+import { whenWriteFree } from '../store/when-write-free';
 
 interface TourJson {
   protected_user?: { id_str: string; screen_name: string; note?: string };
@@ -43,5 +45,20 @@ export function corpusSummary(engine: Engine): CorpusSummary {
   return {
     ...getCorpusSummary(engine.db),
     tour: tourStops(getTour(engine.db) as TourJson | null),
+    holds_demo_data: removableSeeds(engine.db).length > 0,
   };
+}
+
+/**
+ * The demo data out of the corpus (corpus/seed/remove.ts), a transaction of 1,000 posts at a time:
+ * each waits for another process's write lock off the event loop, and the process answers its other
+ * requests between them (20 transactions of ~100 ms for the demo corpus).
+ */
+export function removeDemoData(engine: Engine): Promise<DemoRemoval> {
+  return removeSeededData(engine.db, {
+    write: async (fn) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return whenWriteFree(engine.db, fn);
+    },
+  });
 }

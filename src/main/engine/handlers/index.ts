@@ -3,7 +3,7 @@ import type { AppInfo, Handlers, KeychainInfo } from '../../../shared/contract';
 import type { Engine } from '../engine';
 import type { EventHub } from './event-hub';
 import { StoreWatcher } from './watch';
-import { corpusSummary } from './corpus';
+import { corpusSummary, removeDemoData } from './corpus';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
@@ -65,6 +65,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
       keychain: deps.keychain?.() ?? KEYCHAIN_UNCHECKED,
     }),
     'corpus.summary': async () => corpusSummary(engine),
+    'corpus.removeDemo': () => removeDemoData(engine),
     'users.lookup': async (args) => lookupUser(engine, args),
     'timeline.page': async (args) => timelinePage(engine, args),
     'user.topPosts': async (args) => topPostsOf(engine, args),

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { TourStop } from '../../../../shared/contract';
 import { useSkein } from '../../api/hooks';
+import { DemoTourHead } from './DemoTourHead';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { fmtDate, fmtInt } from '../../format';
@@ -47,7 +48,7 @@ export function HomeView() {
             </div>
           </section>
           <section className="card" aria-labelledby="tour-title">
-            <h2 id="tour-title">Demo tour</h2>
+            <DemoTourHead holdsDemoData={summary.data.holds_demo_data} />
             {summary.data.tour.length === 0 ? (
               <Empty title="No tour for this corpus">Import files in Settings → Data, or run <code>skein seed</code>.</Empty>
             ) : (

@@ -5,12 +5,14 @@ import { useSkein } from '../../api/hooks';
 import { useImportFiles } from '../../api/import';
 import { ErrorState } from '../../components/States';
 import { fmtBytes } from '../../format';
+import { href } from '../../router';
 import { useImportEncoding } from '../../stores/import-encoding';
 import { ImportReport } from './ImportReport';
 
 /** Data: where it lives, and importing files by dropping them or picking them. */
 export function DataSection() {
   const info = useSkein('app.info', undefined, { staleTime: 0 });
+  const corpus = useSkein('corpus.summary', undefined);
   const imports = useQuery<ImportProgress[]>({ queryKey: ['imports'], queryFn: () => [], staleTime: Infinity, initialData: [] });
   const [over, setOver] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
@@ -42,6 +44,12 @@ export function DataSection() {
           </div>
         </dl>
       ) : info.error ? <ErrorState error={info.error} /> : null}
+      {corpus.data?.holds_demo_data ? (
+        <p className="small warning-text" data-testid="demo-data-note">
+          The corpus holds the demo data (fictional users and posts). What you import goes in beside it, into every search, overview and
+          export: <a href={href('/')}>Home › Remove the demo data</a> takes it out.
+        </p>
+      ) : null}
       <div
         className={`drop-zone ${over ? 'over' : ''}`}
         onDragOver={(e) => {
