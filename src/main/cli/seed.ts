@@ -87,7 +87,7 @@ async function removeDemo(dataDir: string): Promise<number> {
   }
 }
 
-export function removalLine(r: SeedRemoval): string {
+function removalLine(r: SeedRemoval): string {
   const { users, posts, articles, spaces } = r.removed;
   const kept = r.kept.users + r.kept.posts + r.kept.spaces;
   return (
