@@ -697,6 +697,8 @@ export interface AppInfo {
   /** Capabilities this build has; views of missing ones show "not available yet". */
   capabilities: Record<Capability, boolean>;
   keychain: KeychainInfo;
+  /** The corpus holds demo data 'corpus.removeDemo' takes out (as in 'corpus.summary', without its counts). */
+  holds_demo_data: boolean;
 }
 
 /** Whether the OS keychain answers; `message` says where secrets go, or why they cannot be kept. */

@@ -4,6 +4,7 @@ import type { Engine } from '../engine';
 import type { EventHub } from './event-hub';
 import { StoreWatcher } from './watch';
 import { corpusSummary, removeDemoData } from './corpus';
+import { removableSeeds } from '../corpus/seed';
 import { articleDetail, lookupUser, postDetail, replyTree, spaceDetail, timelinePage } from './reads';
 import { postContext } from './post-context';
 import { searchCount, searchResults } from './search';
@@ -63,6 +64,7 @@ export function createHandlers(engine: Engine, deps: HandlerDeps): AppHandlers {
       api_url: deps.apiUrl(),
       capabilities: { corpus: true, reads: true, search: true, jobs: true, keys: true, credits: true, webhooks: true, import: true },
       keychain: deps.keychain?.() ?? KEYCHAIN_UNCHECKED,
+      holds_demo_data: removableSeeds(engine.db).length > 0,
     }),
     'corpus.summary': async () => corpusSummary(engine),
     'corpus.removeDemo': () => removeDemoData(engine),

@@ -111,7 +111,8 @@ export async function removeSeededData(db: Db, options: RemovalOptions = {}): Pr
         else if (exists.user.get(id) !== undefined) result.kept.users++;
       }
       keepSeeds(db, result.left);
-      if (demoState(db) === 'loaded' || demoState(db) === 'loading') setDemoState(db, 'removed');
+      const state = demoState(db);
+      if (state === 'loaded' || state === 'loading') setDemoState(db, 'removed');
     }).immediate(),
   );
   return result;

@@ -12,7 +12,6 @@ import { ImportReport } from './ImportReport';
 /** Data: where it lives, and importing files by dropping them or picking them. */
 export function DataSection() {
   const info = useSkein('app.info', undefined, { staleTime: 0 });
-  const corpus = useSkein('corpus.summary', undefined);
   const imports = useQuery<ImportProgress[]>({ queryKey: ['imports'], queryFn: () => [], staleTime: Infinity, initialData: [] });
   const [over, setOver] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
@@ -44,7 +43,7 @@ export function DataSection() {
           </div>
         </dl>
       ) : info.error ? <ErrorState error={info.error} /> : null}
-      {corpus.data?.holds_demo_data ? (
+      {info.data?.holds_demo_data ? (
         <p className="small warning-text" data-testid="demo-data-note">
           The corpus holds the demo data (fictional users and posts). What you import goes in beside it, into every search, overview and
           export: <a href={href('/')}>Home › Remove the demo data</a> takes it out.
