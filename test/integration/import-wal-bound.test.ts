@@ -72,9 +72,17 @@ describe('skein import keeps the WAL within its bound while another process read
 
   it('beside a reader never out of a read transaction: gives up, and tries again only a bound later', async () => {
     const { largest, outcomes } = await importBeside({ bound: true, holdMs: 5 });
-    const busy = outcomes.filter((o) => o === 'busy').length;
-    // Not once per batch past the bound (50 batches): at most once per bound's worth of growth.
-    expect(busy).toBeLessThanOrEqual(Math.ceil(largest / BOUND_BYTES) + 1);
+    // Not once per batch past the bound (50 batches): at most once per bound's worth of growth. A
+    // TRUNCATE that finds a gap between the reader's transactions empties the WAL, which then grows
+    // again from nothing, so the busy tries are counted per growth (under load two growths gave 8
+    // busy tries in all against a largest WAL of 6 bounds, each growth within its own).
+    let busyInGrowth = 0;
+    let mostInGrowth = 0;
+    for (const o of outcomes) {
+      if (o === 'emptied') busyInGrowth = 0;
+      else if (o === 'busy') mostInGrowth = Math.max(mostInGrowth, ++busyInGrowth);
+    }
+    expect(mostInGrowth).toBeLessThanOrEqual(Math.ceil(largest / BOUND_BYTES) + 1);
     expect(outcomes.filter((o) => o !== 'within').length).toBeLessThan(outcomes.length / 2);
   });
 });
